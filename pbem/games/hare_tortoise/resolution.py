@@ -1,0 +1,64 @@
+"""What happened at each move slot: the records reports are written from."""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from pbem.games.hare_tortoise.rules import HareEffect
+
+
+class Outcome(enum.Enum):
+    MISSED = "missed"  # a hare "miss a turn" slot
+    ATE = "ate"  # ate a lettuce
+    FORWARD = "forward"
+    HOME = "home"
+    BACK = "back"
+    STAY_TAKE = "stay-take"
+    STAY_GIVE = "stay-give"
+    STUCK = "stuck"  # no legal move: back to START
+
+
+class Tried(NamedTuple):
+    """One alternative of the order chain and what became of it."""
+
+    number: int  # 1-based
+    text: str  # canonical form
+    outcome: str  # "false", "illegal" or "taken"
+    reason: str  # why it was skipped; empty when taken
+
+
+class HareRoll(NamedTuple):
+    die: int
+    position: int
+    total: int
+    effect: HareEffect
+    detail: str  # what the effect did, in plain words
+    square: int  # the hare square landed on
+    to_square: int  # the square after the effect
+
+
+class Slot(NamedTuple):
+    """One move slot, fully resolved."""
+
+    number: int  # 1-based within the turn
+    seat: int
+    name: str
+    order: str  # the order line used: "MOVE 2", "DEFAULT", "MOVE 2 (rejected)", "no orders"
+    chain: str | None  # the chain of that line, canonical
+    tried: tuple[Tried, ...]
+    outcome: Outcome
+    rule: str | None  # the rule that forced the move, when not the player's order
+    from_square: int
+    to_square: int
+    paid: int
+    drew: int  # carrots drawn by the move itself (back, stay, eating)
+    bonus: int  # number-square carrots drawn at the start of the slot
+    position: int  # race position at the start of the slot
+    carrots_before: int
+    carrots_after: int
+    lettuces_before: int
+    lettuces_after: int
+    hare: HareRoll | None
+    place: int | None  # finishing place, when the runner got HOME
+    extra: bool  # a slot added by a hare "have another turn"

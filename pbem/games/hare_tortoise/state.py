@@ -1,0 +1,119 @@
+"""The position of a Hare & Tortoise game between turns, and its JSON form."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pbem.games.hare_tortoise.board import HOME, START
+
+
+class Must(enum.Enum):
+    """What a lettuce obliges the runner to do at its next slot."""
+
+    NONE = "none"
+    EAT = "eat"
+    LEAVE = "leave"
+
+
+@dataclass(frozen=True)
+class Runner:
+    """One player's runner: where it is and what it holds."""
+
+    name: str
+    square: int  # 0 = START, 1..63, 64 = HOME
+    carrots: int
+    lettuces: int
+    place: int | None = None
+    must: Must = Must.NONE
+    skip: bool = False
+
+    @property
+    def home(self) -> bool:
+        return self.square == HOME
+
+    @property
+    def square_label(self) -> str:
+        return "start" if self.square == START else "home" if self.square == HOME else str(self.square)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "square": self.square,
+            "carrots": self.carrots,
+            "lettuces": self.lettuces,
+            "place": self.place,
+            "must": self.must.value,
+            "skip": self.skip,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Runner:
+        return cls(
+            name=str(data["name"]),
+            square=int(data["square"]),
+            carrots=int(data["carrots"]),
+            lettuces=int(data["lettuces"]),
+            place=None if data.get("place") is None else int(data["place"]),
+            must=Must(data.get("must", "none")),
+            skip=bool(data.get("skip", False)),
+        )
+
+
+@dataclass(frozen=True)
+class State:
+    """A game between turns: `turn` is the next turn to resolve, `first` its first mover's seat."""
+
+    ruleset: str
+    runners: tuple[Runner, ...]
+    turn: int = 1
+    first: int = 0
+    over: bool = False
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.runners)
+
+    def runner(self, name: str) -> Runner:
+        for r in self.runners:
+            if r.name.lower() == name.lower():
+                return r
+        raise KeyError(name)
+
+    def seat_of(self, name: str) -> int:
+        for i, r in enumerate(self.runners):
+            if r.name.lower() == name.lower():
+                return i
+        raise KeyError(name)
+
+    def position(self, seat: int) -> int:
+        """1 + the runners strictly ahead (HOME runners by their place)."""
+        me = self.runners[seat]
+        if me.home:
+            return me.place or 1
+        return 1 + sum(1 for j, r in enumerate(self.runners) if j != seat and r.square > me.square)
+
+    def with_runner(self, seat: int, **changes: Any) -> State:
+        runners = list(self.runners)
+        runners[seat] = replace(runners[seat], **changes)
+        return replace(self, runners=tuple(runners))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "turn": self.turn,
+            "first": self.first,
+            "over": self.over,
+            "runners": [r.to_json() for r in self.runners],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        return cls(
+            ruleset=str(data["ruleset"]),
+            runners=tuple(Runner.from_json(r) for r in data["runners"]),
+            turn=int(data["turn"]),
+            first=int(data["first"]),
+            over=bool(data["over"]),
+        )

@@ -1,0 +1,252 @@
+"""Typed orders: what a parsed sheet holds, each value printable in canonical form."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+class ActionKind(enum.Enum):
+    TO = "TO"
+    HOME = "HOME"
+    ADVANCE = "ADVANCE"
+    NEXT = "NEXT"
+    BACK = "BACK"
+    STAY = "STAY"
+    EAT = "EAT"
+
+
+class NextKind(enum.Enum):
+    """The square kinds `NEXT <kind>` can name."""
+
+    CARROT = "CARROT"
+    LETTUCE = "LETTUCE"
+    HARE = "HARE"
+    NUMBER = "NUMBER"
+
+
+class HareChoice(enum.Enum):
+    TAKE = "TAKE"
+    GIVE = "GIVE"
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ActionKind
+    square: int | None = None  # TO
+    distance: int | None = None  # ADVANCE
+    next_kind: NextKind | None = None  # NEXT <kind>
+    number: int | None = None  # NEXT NUMBER <d>
+    give: bool = False  # STAY GIVE
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k is ActionKind.TO:
+            return f"TO {self.square}"
+        if k is ActionKind.ADVANCE:
+            return f"ADVANCE {self.distance}"
+        if k is ActionKind.NEXT:
+            if self.next_kind is None:
+                return "NEXT"
+            if self.number is not None:
+                return f"NEXT NUMBER {self.number}"
+            return f"NEXT {self.next_kind.value}"
+        if k is ActionKind.STAY:
+            return "STAY GIVE" if self.give else "STAY"
+        return str(k.value)
+
+
+class Cmp(enum.Enum):
+    EQ = "="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+
+    def test(self, a: int, b: int) -> bool:
+        if self is Cmp.EQ:
+            return a == b
+        if self is Cmp.NE:
+            return a != b
+        if self is Cmp.LT:
+            return a < b
+        if self is Cmp.LE:
+            return a <= b
+        if self is Cmp.GT:
+            return a > b
+        return a >= b
+
+
+class Quantity(enum.Enum):
+    """What a comparison atom reads about the player's own runner."""
+
+    RANK = "RANK"
+    CARROTS = "CARROTS"
+    LETTUCES = "LETTUCES"
+    MY_SQUARE = "MY SQUARE"
+
+
+class RunnerTest(enum.Enum):
+    """What `<player> IS ...` asks about another runner."""
+
+    ON = "ON"
+    AHEAD = "AHEAD"
+    BEHIND = "BEHIND"
+    HOME = "HOME"
+
+
+@dataclass(frozen=True)
+class SquareIs:
+    """`SQUARE <n> IS [NOT] FREE|OCCUPIED`; stored as 'is free' with a negation flag."""
+
+    square: int
+    free: bool
+
+    def __str__(self) -> str:
+        return f"SQUARE {self.square} IS {'FREE' if self.free else 'OCCUPIED'}"
+
+
+@dataclass(frozen=True)
+class PlayerIs:
+    """`<player> IS [NOT] ON <n> | AHEAD | BEHIND | HOME`."""
+
+    seat: int
+    name: str
+    test: RunnerTest
+    negated: bool = False
+    square: int | None = None
+
+    def __str__(self) -> str:
+        neg = "NOT " if self.negated else ""
+        tail = f"ON {self.square}" if self.test is RunnerTest.ON else self.test.value
+        return f"{self.name} IS {neg}{tail}"
+
+
+@dataclass(frozen=True)
+class IAm:
+    """`I AM [NOT] FIRST|LAST`."""
+
+    last: bool
+    negated: bool = False
+
+    def __str__(self) -> str:
+        return f"I AM {'NOT ' if self.negated else ''}{'LAST' if self.last else 'FIRST'}"
+
+
+@dataclass(frozen=True)
+class Compare:
+    """`RANK|CARROTS|LETTUCES|MY SQUARE <cmp> <n>`."""
+
+    quantity: Quantity
+    cmp: Cmp
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.quantity.value} {self.cmp.value} {self.value}"
+
+
+@dataclass(frozen=True)
+class Not:
+    inner: Condition
+
+    def __str__(self) -> str:
+        return f"NOT {_wrap(self.inner, (And, Or))}"
+
+
+@dataclass(frozen=True)
+class And:
+    parts: tuple[Condition, ...]
+
+    def __str__(self) -> str:
+        return " AND ".join(_wrap(p, (Or,)) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Or:
+    parts: tuple[Condition, ...]
+
+    def __str__(self) -> str:
+        return " OR ".join(str(p) for p in self.parts)
+
+
+Condition = Union[SquareIs, PlayerIs, IAm, Compare, Not, And, Or]
+
+
+def _wrap(cond: Condition, kinds: tuple[type, ...]) -> str:
+    return f"({cond})" if isinstance(cond, kinds) else str(cond)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    condition: Condition | None
+    action: Action
+
+    def __str__(self) -> str:
+        if self.condition is None:
+            return str(self.action)
+        return f"IF {self.condition} THEN {self.action}"
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Alternatives tried left to right at the slot; `compiled` is the engine's cache."""
+
+    alternatives: tuple[Alternative, ...]
+    compiled: list[Any] = field(default_factory=list, compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        return " ELSE ".join(str(a) for a in self.alternatives)
+
+
+@dataclass(frozen=True)
+class RejectedLine:
+    """A line that looked like an order but did not parse, with where and why."""
+
+    line: int  # 1-based, in the sheet as sent
+    column: int  # 1-based
+    text: str
+    reason: str
+    context: str  # the line with a caret under the column
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """An accepted line: its number in the sheet, the text as sent and its canonical form."""
+
+    line: int
+    text: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class MoveOrder:
+    """One `MOVE` line: the chain, or None when the line was rejected (the slot gets the default move)."""
+
+    chain: Chain | None
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class OrderSheet:
+    """One player's orders for one turn, and what became of every line."""
+
+    moves: tuple[MoveOrder, ...] = ()
+    default: Chain | None = None
+    default_line: int | None = None
+    hare: HareChoice = HareChoice.TAKE
+    game: str | None = None
+    turn: int | None = None
+    secret: str | None = None
+    accepted: tuple[SheetLine, ...] = ()
+    rejected: tuple[RejectedLine, ...] = ()
+    ignored: tuple[SheetLine, ...] = ()
+
+    @classmethod
+    def empty(cls) -> OrderSheet:
+        return cls()

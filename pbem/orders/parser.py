@@ -1,0 +1,357 @@
+"""Read an order sheet from mail text: classify lines, parse order lines with the lark grammar."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from pbem.orders.model import (
+    Action,
+    ActionKind,
+    Alternative,
+    And,
+    Chain,
+    Cmp,
+    Compare,
+    Condition,
+    HareChoice,
+    IAm,
+    MoveOrder,
+    NextKind,
+    Not,
+    Or,
+    OrderSheet,
+    PlayerIs,
+    Quantity,
+    RejectedLine,
+    RunnerTest,
+    SheetLine,
+    SquareIs,
+)
+from pbem.resources import data_dir
+
+HIGHEST_SQUARE = 64
+
+#: Every keyword of the language; a seat may not be called by one of these.
+KEYWORDS = frozenset(
+    """move default hare take give else otherwise if then not and or square is free occupied on
+    ahead behind home i am first last rank carrots lettuces my to advance next back stay eat
+    carrot lettuce number game turn secret""".split()
+)
+
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2032": "'",
+        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\t": " ",
+        "\u2264": "<=", "\u2265": ">=", "\u2260": "!=",
+    }
+)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_ORDER_WORD = re.compile(r"\s*(move|default|hare)(?![a-z])", re.IGNORECASE)
+_HEADER = re.compile(r"\s*(game|turn|secret)\s*:?\s*(\S+)\s*$", re.IGNORECASE)
+_HEADER_WORD = re.compile(r"\s*(game|turn|secret)\b", re.IGNORECASE)
+_SIGNATURE = re.compile(r"--\s*$")
+
+_NICE_TERMINALS = {
+    "INT": "a number", "NAME": "a player's name", "CMP": "a comparison (=, !=, <, <=, >, >=)",
+    "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "COMMA": "','", "SEMICOLON": "';'",
+    "SIGN": "'+' or '-'", "$END": "the end of the line",
+}
+_ACTION_WORDS = {"TO", "HOME", "ADVANCE", "NEXT", "BACK", "STAY", "EAT"}
+
+
+def normalise_line(line: str) -> str:
+    """Undo what mail does to text: compatibility forms, smart quotes, tabs, comments, trailing dots."""
+    line = unicodedata.normalize("NFKC", line).translate(_TYPOGRAPHY)
+    if "#" in line:
+        line = line[: line.index("#")]
+    return line.rstrip().rstrip(".").rstrip()
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = (data_dir("orders_grammar") / "hare_tortoise.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True)
+
+
+class _LineError(Exception):
+    """A semantic error found while building a line's orders; column is 1-based."""
+
+    def __init__(self, column: int, reason: str) -> None:
+        super().__init__(reason)
+        self.column = column
+        self.reason = reason
+
+
+def _square(tok: Token) -> int:
+    n = int(tok)
+    if n > HIGHEST_SQUARE:
+        raise _LineError(tok.column or 1, f"square {n} is off the board (squares run from 0 to 64)")
+    return n
+
+
+@v_args(inline=True)
+class _Build(Transformer[Token, object]):
+    """Turns a parse tree into typed orders, checking what the grammar cannot."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        super().__init__()
+        self.players = {p.lower(): (i, p) for i, p in enumerate(players)}
+
+    # lines -----------------------------------------------------------------
+    def start(self, line: object) -> object:
+        return line
+
+    def move_line(self, number: Token | None, chain: Chain) -> tuple[str, int | None, Chain]:
+        return ("move", None if number is None else int(number), chain)
+
+    def default_line(self, chain: Chain) -> tuple[str, Chain]:
+        return ("default", chain)
+
+    def hare_line(self, choice: Token) -> tuple[str, HareChoice]:
+        return ("hare", HareChoice(str(choice).upper()))
+
+    def chain(self, *alternatives: Alternative) -> Chain:
+        return Chain(tuple(alternatives))
+
+    def conditional(self, condition: Condition, action: Action) -> Alternative:
+        return Alternative(condition, action)
+
+    def unconditional(self, action: Action) -> Alternative:
+        return Alternative(None, action)
+
+    # conditions ------------------------------------------------------------
+    def or_(self, left: Condition, right: Condition) -> Condition:
+        parts = left.parts if isinstance(left, Or) else (left,)
+        return Or(parts + (right,))
+
+    def and_(self, left: Condition, right: Condition) -> Condition:
+        parts = left.parts if isinstance(left, And) else (left,)
+        return And(parts + (right,))
+
+    def not_(self, _not: Token, inner: Condition) -> Condition:
+        return Not(inner)
+
+    def _seat(self, name: Token) -> tuple[int, str]:
+        key = str(name)
+        if key in self.players:
+            return self.players[key]
+        known = {k: p for k, (_, p) in self.players.items()}
+        close = difflib.get_close_matches(key, list(known), n=1)
+        hint = f" — did you mean {known[close[0]]}?" if close else f" (players: {', '.join(known.values())})"
+        raise _LineError(name.column or 1, f"no player called {key.capitalize()}{hint}")
+
+    def square_is(self, square: Token, neg: Token | None, word: Token) -> Condition:
+        atom = SquareIs(_square(square), free=word.type == "FREE")
+        return Not(atom) if neg is not None else atom
+
+    def player_on(self, name: Token, neg: Token | None, square: Token) -> Condition:
+        seat, canonical = self._seat(name)
+        return PlayerIs(seat, canonical, RunnerTest.ON, neg is not None, _square(square))
+
+    def player_is(self, name: Token, neg: Token | None, test: Token) -> Condition:
+        seat, canonical = self._seat(name)
+        return PlayerIs(seat, canonical, RunnerTest[test.type], neg is not None)
+
+    def i_am(self, neg: Token | None, word: Token) -> Condition:
+        return IAm(last=word.type == "LAST", negated=neg is not None)
+
+    def compare(self, quantity: Token, cmp: Token, value: Token) -> Condition:
+        q = Quantity.MY_SQUARE if quantity.type == "MY" else Quantity[quantity.type]
+        sign = {"<>": "!=", "==": "="}.get(str(cmp), str(cmp))
+        n = _square(value) if q is Quantity.MY_SQUARE else int(value)
+        return Compare(q, Cmp(sign), n)
+
+    # actions ---------------------------------------------------------------
+    def to_square(self, square: Token) -> Action:
+        n = _square(square)
+        return Action(ActionKind.HOME) if n == HIGHEST_SQUARE else Action(ActionKind.TO, square=n)
+
+    def to_home(self, _home: Token) -> Action:
+        return Action(ActionKind.HOME)
+
+    def advance(self, distance: Token) -> Action:
+        return Action(ActionKind.ADVANCE, distance=int(distance))
+
+    def next(self, kind: tuple[NextKind, int | None] | None) -> Action:
+        if kind is None:
+            return Action(ActionKind.NEXT)
+        return Action(ActionKind.NEXT, next_kind=kind[0], number=kind[1])
+
+    def next_kind(self, word: Token, number: Token | None) -> tuple[NextKind, int | None]:
+        kind = {"CARROT": NextKind.CARROT, "LETTUCE": NextKind.LETTUCE, "HARE_KIND": NextKind.HARE,
+                "NUMBER": NextKind.NUMBER}[word.type]
+        if number is None:
+            return (kind, None)
+        if kind is not NextKind.NUMBER:
+            raise _LineError(number.column or 1, f"only NEXT NUMBER takes a number, not NEXT {kind.value}")
+        d = int(number)
+        if not 1 <= d <= 6:
+            raise _LineError(number.column or 1, f"NEXT NUMBER {d}: number squares count for positions 1 to 6")
+        return (kind, d)
+
+    def back(self) -> Action:
+        return Action(ActionKind.BACK)
+
+    def stay(self, amount: bool | None) -> Action:
+        return Action(ActionKind.STAY, give=bool(amount))
+
+    def stay_amount(self, *parts: Token) -> bool:
+        """True for GIVE."""
+        if parts[0].type in ("TAKE", "GIVE"):
+            return parts[0].type == "GIVE"
+        sign = str(parts[0]) if len(parts) == 2 else "+"
+        number = parts[-1]
+        if int(number) != 10:
+            raise _LineError(parts[0].column or 1, f"STAY {sign}{int(number)}: a runner can only take or give 10 carrots")
+        return sign == "-"
+
+    def eat(self) -> Action:
+        return Action(ActionKind.EAT)
+
+
+def _caret(text: str, column: int) -> str:
+    return f"{text}\n{' ' * (column - 1)}^"
+
+
+def _describe(expected: set[str]) -> str:
+    words = sorted(_NICE_TERMINALS.get(t, t.upper()) for t in expected if t not in ("NAME",) or len(expected) == 1)
+    if "NAME" in expected and len(expected) > 1:
+        words.append("a player's name")
+    if len(words) > 6:
+        return ", ".join(words[:6]) + " …"
+    return " or ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[int, str]:
+    """A plain-words reason for a syntax error, labelling the typical mistakes."""
+    column = getattr(err, "column", 0) or len(text) + 1
+    if isinstance(err, UnexpectedCharacters):
+        return column, f"{text[column - 1]!r} is not part of the order language"
+    if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(err, "token", None)
+        expected = {str(e) for e in err.expected}
+        if token is None or token.type == "$END":
+            return len(text) + 1, f"the line ends too early: expected {_describe(expected)}"
+        found = text[token.start_pos : token.end_pos] if token.start_pos is not None else str(token)
+        if "THEN" in expected and token.type.upper() in _ACTION_WORDS | {"HOME"}:
+            return column, f"missing THEN before {found.upper()!r}"
+        if "ELSE" in expected and token.type in ("IF",):
+            return column, "missing ELSE before IF"
+        if token.type == "NAME":
+            vocabulary = [w for w in KEYWORDS] + [p.lower() for p in players]
+            close = difflib.get_close_matches(str(token), vocabulary, n=1)
+            hint = f" — did you mean {close[0].upper() if close[0] in KEYWORDS else close[0].capitalize()}?" if close else ""
+            return column, f"unknown word {found!r}{hint}"
+        return column, f"expected {_describe(expected)}, not {found!r}"
+    return column, str(err)
+
+
+@dataclass(frozen=True)
+class ParsedLine:
+    kind: str  # "move", "default" or "hare"
+    value: object
+    number: int | None = None
+
+
+def parse_order_line(text: str, players: Sequence[str]) -> ParsedLine:
+    """Parse one normalised MOVE, DEFAULT or HARE line; raise _LineError with column and reason."""
+    lowered = text.translate(_ASCII_LOWER)
+    try:
+        tree = _lark().parse(lowered)
+        result = _Build(players).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, _LineError):
+            raise err.orig_exc from None
+        raise
+    except UnexpectedInput as err:
+        column, reason = _explain(err, text, players)
+        raise _LineError(column, reason) from None
+    assert isinstance(result, tuple)
+    if result[0] == "move":
+        return ParsedLine("move", result[2], result[1])
+    return ParsedLine(result[0], result[1])
+
+
+def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
+    """Read a whole order sheet (an email body) for a game with these seat names.
+
+    Quoted lines and everything after a signature line are dropped; other lines are headers,
+    order lines (accepted or rejected with line, column and reason) or ignored.
+    """
+    moves: list[MoveOrder] = []
+    default: Chain | None = None
+    default_line: int | None = None
+    hare = HareChoice.TAKE
+    headers: dict[str, str] = {}
+    accepted: list[SheetLine] = []
+    rejected: list[RejectedLine] = []
+    ignored: list[SheetLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.replace("\u00a0", " ").strip()
+        if stripped.startswith(">"):
+            continue
+        if _SIGNATURE.fullmatch(stripped):
+            break
+        line = normalise_line(raw).strip()
+        if not line:
+            continue
+        if _ORDER_WORD.match(line):
+            is_move = line[:4].lower() == "move"
+            try:
+                parsed = parse_order_line(line, players)
+            except _LineError as err:
+                rejected.append(RejectedLine(number, err.column, raw.strip(), err.reason, _caret(line, err.column)))
+                if is_move:
+                    moves.append(MoveOrder(None, number, raw.strip()))
+                continue
+            if parsed.kind == "move":
+                assert isinstance(parsed.value, Chain)
+                expected_number = len(moves) + 1
+                if parsed.number is not None and parsed.number != expected_number:
+                    col = line.lower().index("move") + 5
+                    rejected.append(RejectedLine(
+                        number, col, raw.strip(),
+                        f"MOVE {parsed.number} is out of sequence: this is MOVE line {expected_number}",
+                        _caret(line, col)))
+                    moves.append(MoveOrder(None, number, raw.strip()))
+                    continue
+                moves.append(MoveOrder(parsed.value, number, raw.strip()))
+                accepted.append(SheetLine(number, raw.strip(), f"MOVE {expected_number}: {parsed.value}"))
+            elif parsed.kind == "default":
+                assert isinstance(parsed.value, Chain)
+                default, default_line = parsed.value, number
+                accepted.append(SheetLine(number, raw.strip(), f"DEFAULT: {parsed.value}"))
+            else:
+                assert isinstance(parsed.value, HareChoice)
+                hare = parsed.value
+                accepted.append(SheetLine(number, raw.strip(), f"HARE: {hare.value}"))
+            continue
+        header = _HEADER.match(line)
+        if header:
+            key, value = header.group(1).upper(), header.group(2)
+            if key != "TURN" or value.isdigit():
+                headers[key] = value
+                accepted.append(SheetLine(number, raw.strip(), f"{key} {value}"))
+                continue
+        ignored.append(SheetLine(number, raw.strip(), line))
+    turn = headers.get("TURN")
+    return OrderSheet(
+        moves=tuple(moves),
+        default=default,
+        default_line=default_line,
+        hare=hare,
+        game=headers.get("GAME"),
+        turn=int(turn) if turn is not None else None,
+        secret=headers.get("SECRET"),
+        accepted=tuple(accepted),
+        rejected=tuple(rejected),
+        ignored=tuple(ignored),
+    )
