@@ -34,6 +34,7 @@ class Case:
     first: str | None = None
     seats: list[str] = field(default_factory=list)
     runners: dict[str, dict[str, str]] = field(default_factory=dict)
+    runner_lines: dict[str, int] = field(default_factory=dict)
     dice: list[int] = field(default_factory=list)
     orders: dict[str, list[str]] = field(default_factory=dict)
     slots: int | None = None
@@ -179,6 +180,7 @@ def _read_line(case: Case, keyword: str, rest: str, words: list[str], path: str,
         if words[0] in case.runners:
             raise CaseFormatError(path, line, f"RUNNER {words[0]!r} given twice")
         case.runners[words[0]] = _pairs(words[1:], path, line)
+        case.runner_lines[words[0]] = line
     elif keyword == "DICE":
         case.dice = [_int(w, "a die", path, line) for w in words]
         if any(not 1 <= d <= 6 for d in case.dice):
@@ -218,7 +220,7 @@ def _square(value: str, path: str, line: int) -> int:
 
 def _runner(name: str, kv: dict[str, str], case: Case) -> Runner:
     rules = find_ruleset(case.rules)
-    path, line = case.path, case.line
+    path, line = case.path, case.runner_lines.get(name, case.line)
     if "square" not in kv:
         raise CaseFormatError(path, line, f"RUNNER {name} needs square=")
     square = _square(kv["square"], path, line)

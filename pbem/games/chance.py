@@ -23,7 +23,8 @@ class SeededChance:
         self.drawn: list[int] = []
 
     def die(self, sides: int) -> int:
-        value = self._random.randint(1, sides)
+        # random() rather than randint(): a third of the cost, and just as uniform for a die
+        value = 1 + int(self._random.random() * sides)
         self.drawn.append(value)
         return value
 

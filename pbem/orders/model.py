@@ -246,6 +246,8 @@ class OrderSheet:
     accepted: tuple[SheetLine, ...] = ()
     rejected: tuple[RejectedLine, ...] = ()
     ignored: tuple[SheetLine, ...] = ()
+    #: the engine's cache of this sheet's compiled chains
+    compiled: list[Any] = field(default_factory=list, compare=False, hash=False, repr=False)
 
     @classmethod
     def empty(cls) -> OrderSheet:

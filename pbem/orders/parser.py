@@ -55,8 +55,8 @@ _TYPOGRAPHY = str.maketrans(
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _ORDER_WORD = re.compile(r"\s*(move|default|hare)(?![a-z])", re.IGNORECASE)
-_HEADER = re.compile(r"\s*(game|turn|secret)\s*:?\s*(\S+)\s*$", re.IGNORECASE)
-_HEADER_WORD = re.compile(r"\s*(game|turn|secret)\b", re.IGNORECASE)
+_HEADER = re.compile(r"\s*(game|turn|secret)\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE)
+_MOVE_NUMBER = re.compile(r"\s*move\s*(\d+)", re.IGNORECASE)
 _SIGNATURE = re.compile(r"--\s*$")
 
 _NICE_TERMINALS = {
@@ -316,7 +316,8 @@ def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
                 assert isinstance(parsed.value, Chain)
                 expected_number = len(moves) + 1
                 if parsed.number is not None and parsed.number != expected_number:
-                    col = line.lower().index("move") + 5
+                    found = _MOVE_NUMBER.match(line)
+                    col = found.start(1) + 1 if found else 1
                     rejected.append(RejectedLine(
                         number, col, raw.strip(),
                         f"MOVE {parsed.number} is out of sequence: this is MOVE line {expected_number}",

@@ -41,6 +41,18 @@ _CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (
 )
 _NONE, _EAT, _LEAVE = 0, 1, 2
 _MUST = (Must.NONE, Must.EAT, Must.LEAVE)
+_MUST_CODE = {m: code for code, m in enumerate(_MUST)}
+_FALSE = "the condition is false"
+# Records are built with tuple.__new__ directly: a NamedTuple's own __new__ costs a Python call,
+# and the engine builds one or more records per slot.
+_new = tuple.__new__
+
+# Enum members are read once here: attribute access on an Enum class costs ~100 ns, and the
+# engine's hot path reads them at every slot.
+(_O_MISSED, _O_ATE, _O_FORWARD, _O_HOME, _O_BACK, _O_STAY_TAKE, _O_STAY_GIVE, _O_STUCK) = (
+    Outcome.MISSED, Outcome.ATE, Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE, Outcome.STUCK)
+(_H_BACK_TO_HARE, _H_MISS_TURN, _H_BACK_TO_CARROT, _H_CHEW_CARROT, _H_RESTORE, _H_REFUND, _H_HALVE, _H_EXTRA_SLOT, _H_AHEAD_TO_CARROT, _H_CHEW_LETTUCE) = (
+    HareEffect.BACK_TO_HARE, HareEffect.MISS_TURN, HareEffect.BACK_TO_CARROT, HareEffect.CHEW_CARROT, HareEffect.RESTORE, HareEffect.REFUND, HareEffect.HALVE, HareEffect.EXTRA_SLOT, HareEffect.AHEAD_TO_CARROT, HareEffect.CHEW_LETTUCE)
 
 # A legal move: (outcome, target square, carrots paid, carrots drawn). An illegal one: its reason.
 Move = tuple[Outcome, int, int, int]
@@ -73,6 +85,14 @@ class _Tables:
 
 
 _TABLES: dict[str, _Tables] = {}
+_ALLOWANCES: dict[type[Ruleset], tuple[int, ...]] = {}
+
+
+def _allowances(rules: Ruleset) -> tuple[int, ...]:
+    a = _ALLOWANCES.get(type(rules))
+    if a is None:
+        a = _ALLOWANCES[type(rules)] = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
+    return a
 
 
 def _tables(board: Board) -> _Tables:
@@ -86,25 +106,24 @@ class _Turn:
     """The mutable working position of one turn; conditions and moves read it by seat index."""
 
     __slots__ = ("rules", "tab", "kinds", "sq", "car", "let", "place", "must", "skip", "occ",
-                 "home_count", "n", "names")
+                 "home_count", "n", "names", "allowance")
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
         self.tab = _tables(rules.board)
         self.kinds = self.tab.kinds
+        # carrots allowed at HOME, indexed by the number of runners already home
+        self.allowance = _allowances(rules)
         rs = state.runners
         self.n = len(rs)
-        self.names = [r.name for r in rs]
-        self.sq = [r.square for r in rs]
-        self.car = [r.carrots for r in rs]
-        self.let = [r.lettuces for r in rs]
-        self.place = [r.place for r in rs]
-        self.must = [_MUST.index(r.must) for r in rs]
-        self.skip = [r.skip for r in rs]
-        self.occ = [0] * (HOME + 1)
-        for s in self.sq:
-            self.occ[s] += 1
-        self.home_count = self.occ[HOME]
+        names, sq, car, let, place, must, skip = zip(*rs)
+        self.names, self.sq, self.car, self.let = names, list(sq), list(car), list(let)
+        self.place, self.skip = list(place), list(skip)
+        self.must = [_MUST_CODE[m] for m in must]
+        occ = self.occ = [0] * (HOME + 1)
+        for s in sq:
+            occ[s] += 1
+        self.home_count = occ[HOME]
 
     def pos(self, i: int) -> int:
         s = self.sq[i]
@@ -129,11 +148,11 @@ class _Turn:
                 return f"HOME needs every lettuce eaten first ({self.let[i]} left)"
             if c < cost:
                 return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
-            allowance = self.rules.home_allowance(self.home_count + 1)
+            allowance = self.allowance[self.home_count]
             if c - cost > allowance:
                 return (f"would reach HOME with {c - cost} carrots; place {self.home_count + 1} "
                         f"allows at most {allowance}")
-            return (Outcome.HOME, HOME, cost, 0)
+            return (_O_HOME, HOME, cost, 0)
         if self.occ[target]:
             return f"square {target} is occupied"
         k = self.kinds[target]
@@ -143,17 +162,29 @@ class _Turn:
             return f"square {target} is a lettuce square and no lettuce is left"
         if c < cost:
             return f"square {target} is {target - s} squares ahead and costs {cost} carrots, more than the {c} held"
-        return (Outcome.FORWARD, target, cost, 0)
+        return (_O_FORWARD, target, cost, 0)
 
     def nearest_forward(self, i: int, candidates: Sequence[int] | None = None) -> Move | None:
+        """The nearest legal forward move (among `candidates`); the same checks as `forward`, fast."""
         s = self.sq[i]
         c = self.car[i]
+        lettuces = self.let[i]
+        occ = self.occ
+        kinds = self.kinds
         for target in (candidates if candidates is not None else range(s + 1, HOME + 1)):
-            if COST[target - s] > c:
+            cost = COST[target - s]
+            if cost > c:
                 return None
-            m = self.forward(i, target)
-            if not isinstance(m, str):
-                return m
+            if target == HOME:
+                if lettuces or c - cost > self.allowance[self.home_count]:
+                    return None
+                return (_O_HOME, HOME, cost, 0)
+            if occ[target]:
+                continue
+            k = kinds[target]
+            if k == _TORTOISE or (k == _LETTUCE and not lettuces):
+                continue
+            return (_O_FORWARD, target, cost, 0)
         return None
 
     def back(self, i: int) -> MoveOrReason:
@@ -163,7 +194,7 @@ class _Turn:
             return "there is no tortoise square behind"
         if self.occ[t]:
             return f"the nearest tortoise square behind, {t}, is occupied"
-        return (Outcome.BACK, t, 0, 10 * (s - t))
+        return (_O_BACK, t, 0, 10 * (s - t))
 
     def stay(self, i: int, give: bool) -> MoveOrReason:
         s = self.sq[i]
@@ -175,63 +206,40 @@ class _Turn:
         if give:
             if self.car[i] < 10:
                 return f"paying 10 carrots needs 10; {self.car[i]} held"
-            return (Outcome.STAY_GIVE, s, 10, 0)
-        return (Outcome.STAY_TAKE, s, 0, 10)
+            return (_O_STAY_GIVE, s, 10, 0)
+        return (_O_STAY_TAKE, s, 0, 10)
 
 
 # compiling orders ----------------------------------------------------------------------------
 
-_CMP: dict[Cmp, Callable[[int, int], bool]] = {
-    Cmp.EQ: operator.eq, Cmp.NE: operator.ne, Cmp.LT: operator.lt,
-    Cmp.LE: operator.le, Cmp.GT: operator.gt, Cmp.GE: operator.ge,
-}
-
-
-def _compile_condition(cond: Condition) -> CondFn:
+def condition_source(cond: Condition) -> str:
+    """A condition as a Python expression over the turn's arrays (see `_compile_chain`)."""
     if isinstance(cond, SquareIs):
-        n, free = cond.square, cond.free
-        if free:
-            return lambda t, i: not t.occ[n]
-        return lambda t, i: t.occ[n] > 0
+        return f"not occ[{cond.square}]" if cond.free else f"occ[{cond.square}] > 0"
     if isinstance(cond, PlayerIs):
-        j, neg = cond.seat, cond.negated
         # A condition about the player's own runner is false, in its IS NOT form too.
+        j = cond.seat
         if cond.test is RunnerTest.ON:
-            on = cond.square
-            return lambda t, i: j != i and (t.sq[j] == on) is not neg
-        if cond.test is RunnerTest.HOME:
-            return lambda t, i: j != i and (t.sq[j] == HOME) is not neg
-        if cond.test is RunnerTest.AHEAD:
-            return lambda t, i: j != i and (t.pos(j) < t.pos(i)) is not neg
-        return lambda t, i: j != i and (t.pos(j) > t.pos(i)) is not neg
+            test = f"sq[{j}] {'!=' if cond.negated else '=='} {cond.square}"
+        elif cond.test is RunnerTest.HOME:
+            test = f"sq[{j}] {'!=' if cond.negated else '=='} {HOME}"
+        elif cond.test is RunnerTest.AHEAD:
+            test = f"P({j}) {'>=' if cond.negated else '<'} P(i)"
+        else:
+            test = f"P({j}) {'<=' if cond.negated else '>'} P(i)"
+        return f"(i != {j} and {test})"
     if isinstance(cond, IAm):
-        neg = cond.negated
-        if cond.last:
-            return lambda t, i: (t.pos(i) == t.n) is not neg
-        return lambda t, i: (t.pos(i) == 1) is not neg
+        target = "t.n" if cond.last else "1"
+        return f"(P(i) {'!=' if cond.negated else '=='} {target})"
     if isinstance(cond, Compare):
-        op, v = _CMP[cond.cmp], cond.value
-        q = cond.quantity
-        if q is Quantity.CARROTS:
-            return lambda t, i: op(t.car[i], v)
-        if q is Quantity.LETTUCES:
-            return lambda t, i: op(t.let[i], v)
-        if q is Quantity.RANK:
-            return lambda t, i: op(t.pos(i), v)
-        return lambda t, i: op(t.sq[i], v)
+        op = {"=": "=="}.get(cond.cmp.value, cond.cmp.value)
+        left = {Quantity.CARROTS: "car[i]", Quantity.LETTUCES: "let[i]", Quantity.RANK: "P(i)",
+                Quantity.MY_SQUARE: "sq[i]"}[cond.quantity]
+        return f"({left} {op} {cond.value})"
     if isinstance(cond, Not):
-        inner = _compile_condition(cond.inner)
-        return lambda t, i: not inner(t, i)
-    parts = tuple(_compile_condition(p) for p in cond.parts)
-    if isinstance(cond, And):
-        if len(parts) == 2:
-            a, b = parts
-            return lambda t, i: a(t, i) and b(t, i)
-        return lambda t, i: all(p(t, i) for p in parts)
-    if len(parts) == 2:
-        a, b = parts
-        return lambda t, i: a(t, i) or b(t, i)
-    return lambda t, i: any(p(t, i) for p in parts)
+        return f"(not {condition_source(cond.inner)})"
+    joiner = " and " if isinstance(cond, And) else " or "
+    return "(" + joiner.join(condition_source(p) for p in cond.parts) + ")"
 
 
 def _compile_action(action: Action, tab: _Tables) -> ActFn:
@@ -281,7 +289,41 @@ def _compile_action(action: Action, tab: _Tables) -> ActFn:
     return lambda t, i: "lettuces are eaten by rule at the slot after landing; EAT is never a move"
 
 
-Compiled = tuple[str, tuple[tuple[CondFn | None, ActFn, str], ...]]
+ChainFn = Callable[["_Turn", int], tuple[Union[Move, None], list[Tried]]]
+Compiled = tuple[str, ChainFn]
+
+
+def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
+    """One Python function for the whole chain: conditions inline, each alternative recorded.
+
+    Orders are evaluated at every slot of every turn, so they are compiled once per sheet into
+    straight-line code rather than walked as a tree.
+    """
+    namespace: dict[str, object] = {"_new": _new, "Tried": Tried, "_FALSE": _FALSE}
+    lines = [
+        "def chain(t, i):",
+        "    sq = t.sq; car = t.car; let = t.let; occ = t.occ; P = t.pos",
+        "    tried = []",
+    ]
+    for n, alt in enumerate(chain.alternatives, start=1):
+        namespace[f"A{n}"] = _compile_action(alt.action, tab)
+        namespace[f"T{n}"] = str(alt)
+        pad = "    "
+        if alt.condition is not None:
+            lines.append(f"    if {condition_source(alt.condition)}:")
+            pad = "        "
+        lines += [
+            f"{pad}m = A{n}(t, i)",
+            f"{pad}if m.__class__ is tuple:",
+            f"{pad}    tried.append(_new(Tried, ({n}, T{n}, 'taken', '')))",
+            f"{pad}    return m, tried",
+            f"{pad}tried.append(_new(Tried, ({n}, T{n}, 'illegal', m)))",
+        ]
+        if alt.condition is not None:
+            lines += ["    else:", f"        tried.append(_new(Tried, ({n}, T{n}, 'false', _FALSE)))"]
+    lines.append("    return None, tried")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built above from typed orders only
+    return namespace["chain"]  # type: ignore[return-value]
 
 
 def _compiled(chain: Chain, tab: _Tables) -> Compiled:
@@ -289,11 +331,7 @@ def _compiled(chain: Chain, tab: _Tables) -> Compiled:
     for board_tab, value in cache:
         if board_tab is tab:
             return value  # type: ignore[no-any-return]
-    alts = tuple(
-        (None if a.condition is None else _compile_condition(a.condition), _compile_action(a.action, tab), str(a))
-        for a in chain.alternatives
-    )
-    value = (str(chain), alts)
+    value = (str(chain), _compile_chain(chain, tab))
     cache.append((tab, value))
     return value
 
@@ -301,19 +339,29 @@ def _compiled(chain: Chain, tab: _Tables) -> Compiled:
 # the turn ----------------------------------------------------------------------------------
 
 class _Plan:
-    """A seat's orders for the turn, and which MOVE line comes next."""
+    """A seat's compiled orders for the turn, and how many of its MOVE lines are used."""
 
-    __slots__ = ("moves", "default", "hare_give", "used", "sent")
+    __slots__ = ("moves", "default", "hare_give", "sent", "used")
 
-    def __init__(self, sheet: OrderSheet | None, tab: _Tables) -> None:
-        self.sent = sheet is not None
-        sheet = sheet or OrderSheet()
-        self.moves = [None if m.chain is None else _compiled(m.chain, tab) for m in sheet.moves]
-        self.default = None if sheet.default is None else _compiled(sheet.default, tab)
-        self.hare_give = sheet.hare is HareChoice.GIVE
+    def __init__(self, moves: list[Compiled | None], default: Compiled | None, hare_give: bool, sent: bool) -> None:
+        self.moves, self.default, self.hare_give, self.sent = moves, default, hare_give, sent
         self.used = 0
 
+    @classmethod
+    def of(cls, sheet: OrderSheet | None, tab: _Tables) -> _Plan:
+        if sheet is None:
+            return cls([], None, False, False)
+        for board_tab, (moves, default) in sheet.compiled:
+            if board_tab is tab:
+                break
+        else:
+            moves = [None if m.chain is None else _compiled(m.chain, tab) for m in sheet.moves]
+            default = None if sheet.default is None else _compiled(sheet.default, tab)
+            sheet.compiled.append((tab, (moves, default)))
+        return cls(moves, default, sheet.hare is HareChoice.GIVE, True)
+
     def next_line(self) -> tuple[str, Compiled | None]:
+        """The order line for the seat's next slot: every slot consumes one MOVE line."""
         k = self.used
         self.used += 1
         if k < len(self.moves):
@@ -334,11 +382,12 @@ def turn_sequence(state: State) -> list[int]:
     return seats
 
 
-def next_first_mover(state: State, first: int) -> int:
-    n = len(state.runners)
+def _next_first_mover(squares: Sequence[int], first: int) -> int:
+    """RULES: the next seat after the previous first mover whose runner is not yet HOME."""
+    n = len(squares)
     for k in range(1, n + 1):
         seat = (first + k) % n
-        if not state.runners[seat].home:
+        if squares[seat] != HOME:
             return seat
     return first
 
@@ -357,35 +406,37 @@ def resolve_turn(
     if len(sheets) != len(state.runners):
         raise ValueError("one order sheet (or None) per seat is needed")
     t = _Turn(rules, state)
-    plans = [_Plan(s, t.tab) for s in sheets]
-    queue = [(seat, False) for seat in turn_sequence(state)]
+    plans = [_Plan.of(s, t.tab) for s in sheets]
+    queue = turn_sequence(state)
+    extra_slots: list[int] = []  # indices in `queue` of slots added by a hare "have another turn"
     slots: list[Slot] = []
+    limit = len(queue) + 1000 if max_slots is None else max_slots
     over = False
     k = 0
-    while k < len(queue) and not over:
-        if max_slots is not None and len(slots) >= max_slots:
-            break
-        i, extra = queue[k]
+    sq = t.sq
+    while k < len(queue) and len(slots) < limit:
+        i = queue[k]
         k += 1
-        if t.sq[i] == HOME:
+        if sq[i] == HOME:
             continue
-        slot, again = _play_slot(t, i, plans[i], chance, len(slots) + 1, extra)
+        slot, again = _play_slot(t, i, plans[i], chance, len(slots) + 1, bool(extra_slots) and k - 1 in extra_slots)
         slots.append(slot)
         if again:
-            queue.insert(k, (i, True))
-        if slot.outcome is Outcome.HOME and t.racing() <= 1:
+            queue.insert(k, i)
+            extra_slots = [x + 1 if x >= k else x for x in extra_slots] + [k]
+        if slot.place is not None and t.racing() <= 1:
             over = True
             for j in range(t.n):
                 if t.sq[j] != HOME:
                     t.place[j] = t.n
+            break
+    must = _MUST
     runners = tuple(
-        Runner(r.name, t.sq[j], t.car[j], t.let[j], t.place[j], _MUST[t.must[j]], t.skip[j])
-        for j, r in enumerate(state.runners)
+        _new(Runner, (name, square, car, let, place, must[m], skip))
+        for name, square, car, let, place, m, skip in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip)
     )
-    after = State(state.ruleset, runners, state.turn + 1, state.first, over)
-    if not over:
-        after = State(after.ruleset, runners, after.turn, next_first_mover(after, state.first), False)
-    return TurnResult(after, tuple(slots))
+    first = state.first if over else _next_first_mover(t.sq, state.first)
+    return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
 
 
 def _default_move(t: _Turn, i: int) -> Move | None:
@@ -405,14 +456,17 @@ def _default_move(t: _Turn, i: int) -> Move | None:
 def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int, extra: bool) -> tuple[Slot, bool]:
     order, compiled = plan.next_line()
     chain_text = compiled[0] if compiled is not None else None
-    s0, c0, l0 = t.sq[i], t.car[i], t.let[i]
+    sq = t.sq
+    s0, c0, l0 = sq[i], t.car[i], t.let[i]
     name = t.names[i]
-    tried: list[Tried] = []
-    position = t.pos(i)
+    position = 1
+    for x in sq:
+        if x > s0:
+            position += 1
     if t.skip[i]:
         t.skip[i] = False
-        return Slot(number, i, name, order, chain_text, (), Outcome.MISSED, "missed turn (hare)", s0, s0,
-                    0, 0, 0, position, c0, c0, l0, l0, None, None, extra), False
+        return _new(Slot, (number, i, name, order, chain_text, (), _O_MISSED, "missed turn (hare)", s0, s0,
+                    0, 0, 0, position, c0, c0, l0, l0, None, None, extra)), False
     bonus = 0
     if t.kinds[s0] == _NUMBER and position in t.tab.numbers[s0]:
         bonus = 10 * position
@@ -423,22 +477,13 @@ def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int,
         drew = 10 * position
         t.car[i] += drew
         t.must[i] = _LEAVE
-        return Slot(number, i, name, order, chain_text, (), Outcome.ATE, "eat a lettuce", s0, s0, 0, drew, bonus,
-                    position, c0, t.car[i], l0, t.let[i], None, None, extra), False
+        return _new(Slot, (number, i, name, order, chain_text, (), _O_ATE, "eat a lettuce", s0, s0, 0, drew, bonus,
+                    position, c0, t.car[i], l0, t.let[i], None, None, extra)), False
     move: Move | None = None
     rule: str | None = None
+    tried: list[Tried] | tuple[()] = ()
     if compiled is not None:
-        for index, (cond, act, text) in enumerate(compiled[1], start=1):
-            if cond is not None and not cond(t, i):
-                tried.append(Tried(index, text, "false", "the condition is false"))
-                continue
-            m = act(t, i)
-            if isinstance(m, str):
-                tried.append(Tried(index, text, "illegal", m))
-                continue
-            tried.append(Tried(index, text, "taken", ""))
-            move = m
-            break
+        move, tried = compiled[1](t, i)
     if move is None:
         rule = "default move"
         move = _default_move(t, i)
@@ -449,8 +494,8 @@ def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int,
         t.car[i] = t.rules.restart_carrots
         t.must[i] = _NONE
         t.skip[i] = False
-        return Slot(number, i, name, order, chain_text, tuple(tried), Outcome.STUCK, "stuck: no legal move", s0,
-                    START, 0, 0, bonus, position, c0, t.car[i], l0, l0, None, None, extra), False
+        return _new(Slot, (number, i, name, order, chain_text, tuple(tried), _O_STUCK, "stuck: no legal move", s0,
+                    START, 0, 0, bonus, position, c0, t.car[i], l0, l0, None, None, extra)), False
     outcome, target, paid, drew = move
     t.car[i] += drew - paid
     place: int | None = None
@@ -461,17 +506,17 @@ def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int,
         t.occ[target] += 1
         t.sq[i] = target
         t.must[i] = _NONE
-        if outcome is Outcome.HOME:
+        if outcome is _O_HOME:
             t.home_count += 1
             place = t.place[i] = t.home_count
         else:
             k = t.kinds[target]
             if k == _LETTUCE:
                 t.must[i] = _EAT
-            elif k == _HARE and outcome is Outcome.FORWARD:
+            elif k == _HARE and outcome is _O_FORWARD:
                 hare, again = _hare(t, i, chance, paid, plan.hare_give)
-    return Slot(number, i, name, order, chain_text, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus,
-                position, c0, t.car[i], l0, t.let[i], hare, place, extra), again
+    return _new(Slot, (number, i, name, order, chain_text, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus,
+                position, c0, t.car[i], l0, t.let[i], hare, place, extra)), again
 
 
 def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tuple[HareRoll, bool]:
@@ -482,41 +527,41 @@ def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tupl
     s = t.sq[i]
     again = False
     detail: str
-    if effect is HareEffect.BACK_TO_HARE or effect is HareEffect.BACK_TO_CARROT or effect is HareEffect.AHEAD_TO_CARROT:
-        squares = t.tab.hares if effect is HareEffect.BACK_TO_HARE else t.tab.carrots
-        if effect is HareEffect.AHEAD_TO_CARROT:
-            free = [x for x in squares if x > s and not t.occ[x]]
+    if effect is _H_BACK_TO_HARE or effect is _H_BACK_TO_CARROT or effect is _H_AHEAD_TO_CARROT:
+        squares = t.tab.hares if effect is _H_BACK_TO_HARE else t.tab.carrots
+        occ = t.occ
+        if effect is _H_AHEAD_TO_CARROT:
+            to = next((x for x in squares if x > s and not occ[x]), -1)
         else:
-            free = [x for x in reversed(squares) if x < s and not t.occ[x]]
-        if free:
-            to = free[0]
+            to = next((x for x in reversed(squares) if x < s and not occ[x]), -1)
+        if to >= 0:
             t.occ[s] -= 1
             t.occ[to] += 1
             t.sq[i] = to
             detail = f"moved free to square {to}"
         else:
             detail = "no vacant square of that kind: nothing happens"
-    elif effect is HareEffect.MISS_TURN:
+    elif effect is _H_MISS_TURN:
         t.skip[i] = True
         detail = "the next slot is missed"
-    elif effect is HareEffect.CHEW_CARROT:
+    elif effect is _H_CHEW_CARROT:
         if give and t.car[i] >= 10:
             t.car[i] -= 10
             detail = "paid 10 carrots"
         else:
             t.car[i] += 10
             detail = "drew 10 carrots" if not give else "drew 10 carrots (fewer than 10 to give)"
-    elif effect is HareEffect.RESTORE:
+    elif effect is _H_RESTORE:
         t.car[i] = t.rules.restore_carrots
         detail = f"carrots restored to {t.rules.restore_carrots}"
-    elif effect is HareEffect.REFUND:
+    elif effect is _H_REFUND:
         t.car[i] += paid
         detail = f"the {paid} carrots paid are given back"
-    elif effect is HareEffect.HALVE:
+    elif effect is _H_HALVE:
         lost = t.car[i] // 2
         t.car[i] -= lost
         detail = f"lost {lost} carrots"
-    elif effect is HareEffect.EXTRA_SLOT:
+    elif effect is _H_EXTRA_SLOT:
         again = True
         detail = "an extra slot follows at once"
     else:
@@ -525,7 +570,7 @@ def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tupl
             detail = "the square counts as a lettuce square: eat at the next slot"
         else:
             detail = "no lettuce left: nothing happens"
-    return HareRoll(die, position, total, effect, detail, s, t.sq[i]), again
+    return _new(HareRoll, (die, position, total, effect, detail, s, t.sq[i])), again
 
 
 def new_state(rules: Ruleset, players: Sequence[str]) -> State:

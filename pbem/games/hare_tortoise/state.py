@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.games.hare_tortoise.board import HOME, START
 
@@ -17,9 +17,8 @@ class Must(enum.Enum):
     LEAVE = "leave"
 
 
-@dataclass(frozen=True)
-class Runner:
-    """One player's runner: where it is and what it holds."""
+class Runner(NamedTuple):
+    """One player's runner: where it is and what it holds (a tuple: the engine makes many)."""
 
     name: str
     square: int  # 0 = START, 1..63, 64 = HOME
@@ -96,7 +95,7 @@ class State:
 
     def with_runner(self, seat: int, **changes: Any) -> State:
         runners = list(self.runners)
-        runners[seat] = replace(runners[seat], **changes)
+        runners[seat] = runners[seat]._replace(**changes)
         return replace(self, runners=tuple(runners))
 
     def to_json(self) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""Inbound mail: from raw bytes to the text a player wrote."""
