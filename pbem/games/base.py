@@ -70,3 +70,9 @@ class Game(ABC, Generic[S, O, R]):
 
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
+
+    @abstractmethod
+    def resolution_to_json(self, resolution: R) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def resolution_from_json(self, data: Mapping[str, Any]) -> R: ...

@@ -10,15 +10,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.errors import PbemError
+from pbem.render import _glyphs
 
 __all__ = [
+    "SEAT_COLORS",
     "BoardRenderError",
     "MoveMark",
     "RunnerMark",
-    "SEAT_COLORS",
     "SquareInfo",
     "board_png",
     "board_svg",
+    "initials",
 ]
 
 START = 0
@@ -64,7 +66,7 @@ class MoveMark:
 
 # --- geometry -------------------------------------------------------------------------------
 # Everything is drawn in a fixed 1200 x 700 user space; `size` only sets the pixel width, so
-# the static track does not depend on it.
+# the static board does not depend on it.
 
 _VW = 1200
 _VH = 700
@@ -73,21 +75,27 @@ _HEAD = 78  # title band
 _COLS = 9
 _ROWS = 7
 _CELL = 86
-_SQ = 78  # square side; the rest of a cell is the gap
-_SIDE = (_VW - 2 * _M - 2 * 12 - _COLS * _CELL) // 2  # width of the side panels
-_TX = _M + _SIDE + 12  # track origin
+_SQ = 74  # square side; the rest of a cell is the gap, where the path shows
+_GAP = 12  # between the track and the side panels
+_SIDE = (_VW - 2 * _M - 2 * _GAP - _COLS * _CELL) // 2  # width of the side panels
+_TX = _M + _SIDE + _GAP  # track origin
 _TY = _HEAD
-_RX = _TX + _COLS * _CELL + 12  # right panels
+_RX = _TX + _COLS * _CELL + _GAP  # right panels
 _TOKEN_R = 24
+_FINISHER_R = 18
+_TRACK_MID = (_TX + _COLS * _CELL / 2, _TY + _ROWS * _CELL / 2)
 
-_START_BOX = (_M, _TY + 4, _SIDE, 3 * _CELL - 8)
-_KINDS_BOX = (_M, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
-_PLAYERS_BOX = (_RX, _TY + 4, _SIDE, 3 * _CELL - 8)
-_HOME_BOX = (_RX, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
+_Box = tuple[int, int, int, int]
+_START_BOX: _Box = (_M, _TY + 4, _SIDE, 3 * _CELL - 8)
+_KINDS_BOX: _Box = (_M, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
+_PLAYERS_BOX: _Box = (_RX, _TY + 4, _SIDE, 3 * _CELL - 8)
+_HOME_BOX: _Box = (_RX, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
 
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 _INK = "#3b3226"
+_MUTED = "#7a6c55"
 _PAPER = "#fbf6e9"
+_PANEL = ("#ffffff", "#d8ccb0")
 
 # fill, border, label ink for each kind of square
 _KIND_STYLE: dict[str, tuple[str, str, str]] = {
@@ -112,16 +120,15 @@ _KIND_WORD = {
 def _f(value: float) -> str:
     """A coordinate as short, stable text: one decimal at most, no '-0'."""
     text = f"{value:.1f}"
-    if text.endswith(".0"):
-        text = text[:-2]
+    text = text.removesuffix(".0")
     return "0" if text == "-0" else text
 
 
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]")
 
 
 def _esc(text: str) -> str:
-    """Text safe for XML content and attribute values; control characters are dropped."""
+    """Text safe for XML content and attribute values; characters XML forbids are dropped."""
     text = _XML_ILLEGAL.sub("", text)
     return (
         text.replace("&", "&amp;")
@@ -132,43 +139,14 @@ def _esc(text: str) -> str:
     )
 
 
-def _text_width(text: str, font_size: float) -> float:
-    """A rough advance width in DejaVu Sans, enough to decide where to cut a long name."""
-    width = 0.0
-    for ch in text:
-        if ch in "iIjlt.,:;|!'\u00b7 ":
-            width += 0.34
-        elif ch in "mwMW@%":
-            width += 0.92
-        elif ch.isupper() or ch.isdigit():
-            width += 0.68
-        else:
-            width += 0.6
-    return width * font_size
-
-
-def _fit(text: str, max_width: float, font_size: float) -> str:
-    """`text`, cut with an ellipsis so that it fits in `max_width`."""
-    text = " ".join(text.split())
-    if _text_width(text, font_size) <= max_width:
-        return text
-    while text and _text_width(text + "\u2026", font_size) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "\u2026"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def initials(name: str) -> str:
     """The two characters shown on a runner's token: the first two of its name."""
     return "".join(name.split())[:2]
 
 
-def _seat_letter(seat: int) -> str:
-    return chr(ord("A") + seat)
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _ink_on(color: str) -> str:
@@ -179,6 +157,299 @@ def _ink_on(color: str) -> str:
     return "#ffffff" if 1.05 / (lum + 0.05) >= 3.1 else "#1a1a1a"
 
 
+# --- shapes as path data ----------------------------------------------------------------------
+# resvg pays a fixed price for every element it paints and more again for every stroke, so
+# the board that never changes is painted as a few dozen filled paths, one per layer and
+# colour (`_Paint`), while what changes every turn stays as ordinary, inspectable elements.
+
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)")
+_KAPPA = 0.5523  # cubic Bezier control distance for a quarter circle
+
+
+def _ellipse_d(cx: float, cy: float, rx: float, ry: float) -> str:
+    kx, ky = rx * _KAPPA, ry * _KAPPA
+    return (
+        f"M{cx + rx} {cy}C{cx + rx} {cy + ky} {cx + kx} {cy + ry} {cx} {cy + ry}"
+        f"C{cx - kx} {cy + ry} {cx - rx} {cy + ky} {cx - rx} {cy}"
+        f"C{cx - rx} {cy - ky} {cx - kx} {cy - ry} {cx} {cy - ry}"
+        f"C{cx + kx} {cy - ry} {cx + rx} {cy - ky} {cx + rx} {cy}Z"
+    )
+
+
+def _rrect_d(x: float, y: float, w: float, h: float, r: float) -> str:
+    return (
+        f"M{_f(x + r)} {_f(y)}H{_f(x + w - r)}A{_f(r)} {_f(r)} 0 0 1 {_f(x + w)} {_f(y + r)}"
+        f"V{_f(y + h - r)}A{_f(r)} {_f(r)} 0 0 1 {_f(x + w - r)} {_f(y + h)}"
+        f"H{_f(x + r)}A{_f(r)} {_f(r)} 0 0 1 {_f(x)} {_f(y + h - r)}"
+        f"V{_f(y + r)}A{_f(r)} {_f(r)} 0 0 1 {_f(x + r)} {_f(y)}Z"
+    )
+
+
+def _place(d: str, x: float, y: float, scale: float) -> str:
+    """Absolute path data made only of M, L, Q, C and Z, scaled and moved to (x, y)."""
+    out: list[str] = []
+    for chunk in re.findall(r"[MLQCZ][^MLQCZ]*", d):
+        values = [float(v) for v in _NUMBER.findall(chunk[1:])]
+        out.append(chunk[0])
+        out.append(" ".join(_f((x if i % 2 == 0 else y) + v * scale) for i, v in enumerate(values)))
+    return "".join(out)
+
+
+# Icons in a 40 x 40 box, as layers of (fill, path); circles come from `_ellipse_d`.
+_ICONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "carrot": (
+        (
+            "#3e8e2e",
+            (
+                "M28.5 12.5C26 7 27 3 31 1C31.5 5 31 9 30.5 12.5Z"
+                "M30 13C32 8 35 6 39 6.5C37.5 9.5 34.5 12 31 14Z"
+                "M31 15C35 13 38 14 39.5 17C36 18 33 17.5 31 16Z"
+            ),
+        ),
+        (
+            "#a8520c",
+            "M4 37C9 28 18 16 23.5 11.2Q28 7.6 31.6 11.6Q35 16 29.6 20.6C24 25 14 31.5 4 37Z",
+        ),
+        (
+            "#f08a24",
+            (
+                "M6.5 34.5C11 27.5 19 17 24.3 12.5Q27.7 9.8 30.3 12.7Q32.8 16 28.5 19.5"
+                "C23.5 23.5 15 29.5 6.5 34.5Z"
+            ),
+        ),
+        (
+            "#b8600f",
+            (
+                "M16.5 20.2L20.8 23.3L19.9 24.3L15.6 21.2Z"
+                "M11.8 26.4L15.4 28.6L14.6 29.6L11 27.4Z"
+                "M21.8 15.2L24.2 18.5L23.2 19.2L20.8 15.9Z"
+            ),
+        ),
+        ("#f8b46a", "M10 31C15 24 20 17.5 24.6 13.6L25.6 14.6C21 18.5 16 25 11 32Z"),
+    ),
+    "hare": (
+        (
+            "#6e5440",
+            (
+                "M13.2 21C7 14.5 7.2 2.5 11.8 0.6C16.8 -0.8 18 11 18 20Z"
+                "M26.8 21C33 14.5 32.8 2.5 28.2 0.6C23.2 -0.8 22 11 22 20Z"
+            ),
+        ),
+        (
+            "#a88b6e",
+            (
+                "M13.8 19.5C9 14 9 3.5 12.2 2C15.8 1.2 16.6 11 16.8 19Z"
+                "M26.2 19.5C31 14 31 3.5 27.8 2C24.2 1.2 23.4 11 23.2 19Z"
+            ),
+        ),
+        (
+            "#f2b8c6",
+            (
+                "M14.2 16.5C11.8 12 11.6 6 12.8 4.6C14.2 5 14.9 11 15.4 16.5Z"
+                "M25.8 16.5C28.2 12 28.4 6 27.2 4.6C25.8 5 25.1 11 24.6 16.5Z"
+            ),
+        ),
+        ("#6e5440", _ellipse_d(20, 27.5, 12.6, 11)),
+        ("#a88b6e", _ellipse_d(20, 27.5, 11.3, 9.7)),
+        ("#eadccb", _ellipse_d(20, 31.6, 5.6, 4)),
+        ("#2a1d12", _ellipse_d(15.2, 25.4, 1.9, 1.9) + _ellipse_d(24.8, 25.4, 1.9, 1.9)),
+        ("#e07a93", _ellipse_d(20, 30, 2.3, 1.6)),
+    ),
+    "lettuce": (
+        ("#2f6a17", _ellipse_d(20, 21, 15.5, 15.5)),
+        ("#5fae34", _ellipse_d(20, 21, 14, 14)),
+        ("#8fd05e", "M7.5 24Q20 6 32.5 24Q20 17 7.5 24Z"),
+        ("#b5e38a", "M11 30Q20 14 29 30Q20 24.5 11 30Z"),
+        ("#e8f7d4", "M19.3 13.5L20.7 13.5L20.7 34.5L19.3 34.5Z"),
+    ),
+    "tortoise": (
+        (
+            "#3f5e25",
+            _ellipse_d(34, 22, 5.3, 5.3) + "M7.5 24L13.5 24L13.5 33L7.5 33Z"
+            "M21.5 24L27.5 24L27.5 33L21.5 33Z",
+        ),
+        (
+            "#9bc36b",
+            _ellipse_d(34, 22, 4.1, 4.1) + "M8.7 25L12.3 25L12.3 31.8L8.7 31.8Z"
+            "M22.7 25L26.3 25L26.3 31.8L22.7 31.8Z",
+        ),
+        ("#1d2a12", _ellipse_d(35.6, 21, 1, 1)),
+        ("#1f4732", "M2 29Q3 10 18 9Q32 9.5 33 29Z"),
+        ("#3f7f5a", "M4 27Q5.2 11.5 18 10.8Q30.6 11.2 31 27Z"),
+        (
+            "#6aa583",
+            (
+                "M12.4 26L14 18.4L21.6 18.4L23.2 26Z M15 17L17.6 12.4L20.6 12.4L21.4 17Z"
+                "M6 26L9 19L12.6 18.6L11.2 26Z M24.6 26L23.6 18.6L27.2 19.2L29.6 26Z"
+            ),
+        ),
+    ),
+    "flag": (
+        ("#5b4a2e", "M6.8 3.5L9.2 3.5L9.2 38L6.8 38Z"),
+        ("#222222", "M9 4.5L34 4.5L34 21.5L9 21.5Z"),
+        ("#ffffff", "M10 5.5L33 5.5L33 20.5L10 20.5Z"),
+        (
+            "#222222",
+            (
+                "M10 5.5L15.75 5.5L15.75 9.25L10 9.25Z M21.5 5.5L27.25 5.5L27.25 9.25L21.5 9.25Z"
+                "M15.75 9.25L21.5 9.25L21.5 13L15.75 13Z M27.25 9.25L33 9.25L33 13L27.25 13Z"
+                "M10 13L15.75 13L15.75 16.75L10 16.75Z M21.5 13L27.25 13L27.25 16.75L21.5 16.75Z"
+                "M15.75 16.75L21.5 16.75L21.5 20.5L15.75 20.5Z M27.25 16.75L33 16.75L33 20.5"
+                "L27.25 20.5Z"
+            ),
+        ),
+    ),
+}
+
+
+@functools.lru_cache(maxsize=512)
+def _glyph(bold: bool, ch: str) -> tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """A glyph's advance and outline as (command, coordinates) pairs, in font units, y up."""
+    width, outline = (_glyphs.BOLD if bold else _glyphs.REGULAR)[ch]
+    ops = tuple(
+        (chunk[0], tuple(int(v) for v in chunk[1:].split()))
+        for chunk in re.findall(r"[MLQCZ][^MLQCZ]*", outline)
+    )
+    return width, ops
+
+
+def _can_outline(text: str, bold: bool) -> bool:
+    table = _glyphs.BOLD if bold else _glyphs.REGULAR
+    return all(ch in table for ch in text)
+
+
+def _glyph_run(
+    text: str, x: float, y: float, size: float, bold: bool, anchor: str, spacing: float
+) -> str:
+    """Path data for `text` in DejaVu Sans with its baseline at `y` (see `_can_outline`)."""
+    units = _glyphs.UNITS_PER_EM_BOLD if bold else _glyphs.UNITS_PER_EM_REGULAR
+    scale = size / units
+    advance = sum(_glyph(bold, ch)[0] for ch in text) * scale + spacing * (len(text) - 1)
+    pen = x - (advance / 2 if anchor == "middle" else advance if anchor == "end" else 0)
+    parts: list[str] = []
+    for ch in text:
+        width, ops = _glyph(bold, ch)
+        for command, coords in ops:
+            parts.append(command)
+            parts.append(
+                " ".join(
+                    _f(pen + v * scale) if i % 2 == 0 else _f(y - v * scale)
+                    for i, v in enumerate(coords)
+                )
+            )
+        pen += width * scale + spacing
+    return "".join(parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(
+    text: str,
+    x: float,
+    y: float,
+    size: float,
+    *,
+    bold: bool = False,
+    anchor: str = "start",
+    fill: str = _INK,
+) -> str:
+    """A one-line label: a path of glyph outlines, or `<text>` if a character is missing."""
+    if _can_outline(text, bold):
+        return f'<path d="{_glyph_run(text, x, y, size, bold, anchor, 0)}" fill="{fill}"/>'
+    weight = ' font-weight="bold"' if bold else ""
+    align = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    return (
+        f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}"{weight}{align} '
+        f'fill="{fill}">{_esc(text)}</text>'
+    )
+
+
+def _text_width(text: str, font_size: float) -> float:
+    """The advance of `text` in DejaVu Sans, estimated for characters outside the table."""
+    width = 0.0
+    for ch in text:
+        if ch in _glyphs.REGULAR:
+            width += _glyph(False, ch)[0] / _glyphs.UNITS_PER_EM_REGULAR
+        else:
+            width += 0.62 if ord(ch) < 0x2E80 else 1.0  # CJK and the like are full width
+    return width * font_size
+
+
+def _fit(text: str, max_width: float, font_size: float) -> str:
+    """`text` on one line, cut with an ellipsis so that it fits in `max_width`."""
+    text = " ".join(text.split())
+    if _text_width(text, font_size) <= max_width:
+        return text
+    room = max_width - _text_width("\u2026", font_size)
+    width = 0.0
+    for i, ch in enumerate(text):
+        width += _text_width(ch, font_size)
+        if width > room:
+            return text[:i].rstrip() + "\u2026"
+    return text
+
+
+class _Paint:
+    """Filled shapes gathered by (layer, colour), each gathering painted as one path.
+
+    Painting order is kept as long as shapes in one layer do not overlap one another, which
+    holds for the board: squares, panels and legend entries sit apart.
+    """
+
+    def __init__(self) -> None:
+        self._paths: dict[tuple[int, str], list[str]] = {}
+
+    def fill(self, layer: int, color: str, d: str) -> None:
+        self._paths.setdefault((layer, color), []).append(d)
+
+    def framed(
+        self,
+        layer: int,
+        box: tuple[float, float, float, float],
+        radius: float,
+        fill: str,
+        border: str,
+        width: float,
+    ) -> None:
+        """A rounded rectangle with a border: two fills, as a stroke would cost more."""
+        x, y, w, h = box
+        self.fill(layer, border, _rrect_d(x, y, w, h, radius))
+        self.fill(
+            layer + 1,
+            fill,
+            _rrect_d(x + width, y + width, w - 2 * width, h - 2 * width, radius - width),
+        )
+
+    def icon(self, layer: int, kind: str, x: float, y: float, side: float) -> None:
+        for i, (color, d) in enumerate(_ICONS[kind]):
+            self.fill(layer + i, color, _place(d, x, y, side / 40))
+
+    def text(
+        self,
+        layer: int,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        *,
+        color: str = _INK,
+        bold: bool = False,
+        anchor: str = "start",
+        spacing: float = 0,
+    ) -> None:
+        self.fill(layer, color, _glyph_run(text, x, y, size, bold, anchor, spacing))
+
+    def svg(self) -> str:
+        ordered = sorted(self._paths.items(), key=lambda item: item[0][0])
+        return "".join(f'<path d="{"".join(ds)}" fill="{color}"/>' for (_, color), ds in ordered)
+
+
+# paint layers of the static board
+_L_PANEL, _L_SQUARE, _L_LABEL, _L_ICON = 0, 10, 20, 30
+
+
+# --- the static board -----------------------------------------------------------------------
+
+
 def _square_origin(square: int) -> tuple[int, int]:
     """Top-left corner of track square 1..63: a serpentine of 9-square rows."""
     row, col = divmod(square - 1, _COLS)
@@ -187,10 +458,18 @@ def _square_origin(square: int) -> tuple[int, int]:
     return _TX + col * _CELL + (_CELL - _SQ) // 2, _TY + row * _CELL + (_CELL - _SQ) // 2
 
 
-def _anchor(square: int) -> tuple[float, float]:
-    """Where arrows and the track ribbon meet a position."""
+def _square_box(square: int) -> _Box:
     if square == START:
-        x, y, w, _ = _START_BOX
+        return _START_BOX
+    if square == HOME:
+        return _HOME_BOX
+    return (*_square_origin(square), _SQ, _SQ)
+
+
+def _anchor(square: int) -> tuple[float, float]:
+    """Where arrows and the path meet a position."""
+    if square == START:
+        x, _, w, _ = _START_BOX
         return x + w - 30, _TY + _CELL / 2
     if square == HOME:
         x, _, _, _ = _HOME_BOX
@@ -199,189 +478,131 @@ def _anchor(square: int) -> tuple[float, float]:
     return ox + _SQ / 2, oy + _SQ / 2
 
 
-# --- the static track -----------------------------------------------------------------------
-
-_ICONS = (
-    # carrot, lying on the diagonal, leaves to the top right
-    '<symbol id="i-carrot" viewBox="0 0 40 40">'
-    '<path d="M29 12Q28 5 33 2M30 13Q35 8 39 9M31 15Q37 14 38 18" fill="none" '
-    'stroke="#3e8e2e" stroke-width="2.6" stroke-linecap="round"/>'
-    '<path d="M5 36C10 28 19 17 24 12Q28 9 31 12Q34 16 29 20C24 24 14 31 5 36Z" '
-    'fill="#f08a24" stroke="#a8520c" stroke-width="1.4" stroke-linejoin="round"/>'
-    '<path d="M17 21l3 3M12 27l3 2M22 16l2 3" stroke="#a8520c" stroke-width="1.3" '
-    'stroke-linecap="round"/></symbol>'
-    # hare's head, ears up
-    '<symbol id="i-hare" viewBox="0 0 40 40">'
-    '<ellipse cx="14" cy="11" rx="4.6" ry="10.5" transform="rotate(-14 14 11)" '
-    'fill="#a88b6e" stroke="#5e4633" stroke-width="1.3"/>'
-    '<ellipse cx="26" cy="11" rx="4.6" ry="10.5" transform="rotate(14 26 11)" '
-    'fill="#a88b6e" stroke="#5e4633" stroke-width="1.3"/>'
-    '<ellipse cx="14" cy="12" rx="2" ry="7" transform="rotate(-14 14 12)" fill="#f2b8c6"/>'
-    '<ellipse cx="26" cy="12" rx="2" ry="7" transform="rotate(14 26 12)" fill="#f2b8c6"/>'
-    '<ellipse cx="20" cy="27" rx="11.5" ry="10" fill="#a88b6e" stroke="#5e4633" '
-    'stroke-width="1.3"/>'
-    '<circle cx="15.5" cy="25" r="1.9" fill="#2a1d12"/>'
-    '<circle cx="24.5" cy="25" r="1.9" fill="#2a1d12"/>'
-    '<ellipse cx="20" cy="30" rx="2.2" ry="1.6" fill="#e07a93"/>'
-    '<path d="M20 31.5v2.5M20 34q-3 1.5-5 0M20 34q3 1.5 5 0" fill="none" stroke="#5e4633" '
-    'stroke-width="1" stroke-linecap="round"/></symbol>'
-    # a head of lettuce
-    '<symbol id="i-lettuce" viewBox="0 0 40 40">'
-    '<circle cx="20" cy="21" r="15" fill="#5fae34" stroke="#2f6a17" stroke-width="1.4"/>'
-    '<path d="M8 24Q20 8 32 24" fill="#8fd05e" stroke="#2f6a17" stroke-width="1.2"/>'
-    '<path d="M12 29Q20 16 28 29" fill="#b5e38a" stroke="#2f6a17" stroke-width="1.2"/>'
-    '<path d="M20 35V14M20 26l-5-5M20 26l5-5" fill="none" stroke="#e8f7d4" '
-    'stroke-width="1.4" stroke-linecap="round"/></symbol>'
-    # tortoise from the side, walking right
-    '<symbol id="i-tortoise" viewBox="0 0 40 40">'
-    '<circle cx="34" cy="22" r="4.6" fill="#9bc36b" stroke="#3f5e25" stroke-width="1.2"/>'
-    '<circle cx="35.5" cy="21" r="0.9" fill="#1d2a12"/>'
-    '<rect x="8" y="25" width="5" height="7" rx="2" fill="#9bc36b" stroke="#3f5e25" '
-    'stroke-width="1.1"/>'
-    '<rect x="22" y="25" width="5" height="7" rx="2" fill="#9bc36b" stroke="#3f5e25" '
-    'stroke-width="1.1"/>'
-    '<path d="M3 28Q4 11 18 10Q31 10 32 28Z" fill="#3f7f5a" stroke="#1f4732" '
-    'stroke-width="1.4" stroke-linejoin="round"/>'
-    '<path d="M11 27L13 18L23 18L25 27M13 18L17 11M23 18L20 10" fill="none" '
-    'stroke="#a7d3b5" stroke-width="1.2"/></symbol>'
-    # chequered flag for HOME
-    '<symbol id="i-flag" viewBox="0 0 40 40">'
-    '<path d="M8 37V4" stroke="#5b4a2e" stroke-width="2.4" stroke-linecap="round"/>'
-    '<rect x="9" y="5" width="24" height="16" fill="#ffffff" stroke="#222" stroke-width="1"/>'
-    '<path d="M9 5h6v4h-6zM21 5h6v4h-6zM15 9h6v4h-6zM27 9h6v4h-6zM9 13h6v4h-6zM21 13h6v4h-6z'
-    'M15 17h6v4h-6zM27 17h6v4h-6z" fill="#222"/></symbol>'
-)
+def _numbers_label(info: SquareInfo) -> str:
+    return "\u00b7".join(str(n) for n in info.numbers)
 
 
-def _square_svg(square: int, info: SquareInfo) -> str:
+def _paint_square(paint: _Paint, square: int, info: SquareInfo) -> None:
     x, y = _square_origin(square)
     fill, border, ink = _KIND_STYLE[info.kind]
-    cx = x + _SQ / 2
-    parts = [
-        f'<g class="square" data-square="{square}" data-kind="{info.kind}">',
-        f'<rect x="{x}" y="{y}" width="{_SQ}" height="{_SQ}" rx="11" fill="{fill}" '
-        f'stroke="{border}" stroke-width="2.5"/>',
-        f'<text x="{x + 7}" y="{y + 17}" font-size="14" font-weight="bold" '
-        f'fill="{ink}" fill-opacity="0.8">{square}</text>',
-    ]
+    paint.framed(_L_SQUARE, (x, y, _SQ, _SQ), 11, fill, border, 2.5)
+    paint.text(_L_LABEL, str(square), x + 7, y + 17, 14, color=ink, bold=True)
     if info.kind == "number":
-        label = "\u00b7".join(str(n) for n in info.numbers)
-        font = 34 if len(label) == 1 else (27 if len(label) <= 3 else 21)
-        parts.append(
-            f'<text x="{_f(cx)}" y="{_f(y + 46 + font * 0.36)}" font-size="{font}" '
-            f'font-weight="bold" text-anchor="middle" fill="{ink}">{_esc(label)}</text>'
+        label = _numbers_label(info)
+        size = 34 if len(label) == 1 else 27 if len(label) <= 3 else 21
+        paint.text(
+            _L_LABEL,
+            label,
+            x + _SQ / 2,
+            y + 44 + size * 0.36,
+            size,
+            color=ink,
+            bold=True,
+            anchor="middle",
         )
-    elif info.kind in ("carrot", "hare", "lettuce", "tortoise"):
-        parts.append(
-            f'<use href="#i-{info.kind}" x="{x + 17}" y="{y + 19}" width="46" height="46"/>'
-        )
-    parts.append("</g>")
-    return "".join(parts)
+    else:
+        paint.icon(_L_ICON, info.kind, x + 15, y + 19, 44)
 
 
-def _panel(box: tuple[int, int, int, int], fill: str, stroke: str) -> str:
-    x, y, w, h = box
-    return (
-        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="16" fill="{fill}" '
-        f'stroke="{stroke}" stroke-width="2.5"/>'
-    )
-
-
-def _ribbon() -> str:
-    """The earth path the squares sit on, winding from START to HOME."""
+def _paint_path(paint: _Paint) -> str:
+    """The earth path the squares sit on, from START to HOME, with arrows in its gaps."""
     points = [_anchor(sq) for sq in range(START, HOME + 1)]
-    d = "M" + " L".join(f"{_f(x)} {_f(y)}" for x, y in points)
+    for sq in range(1, HOME - 1):
+        (x0, y0), (x1, y1) = points[sq], points[sq + 1]
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        ux, uy = (x1 - x0) / _CELL, (y1 - y0) / _CELL
+        paint.fill(
+            _L_PANEL,
+            "#b89a63",
+            f"M{_f(mx + ux * 4)} {_f(my + uy * 4)}L{_f(mx - ux * 3 - uy * 5)} "
+            f"{_f(my - uy * 3 + ux * 5)}L{_f(mx - ux * 3 + uy * 5)} {_f(my - uy * 3 - ux * 5)}Z",
+        )
+    d = "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in points)
     return (
-        f'<path d="{d}" fill="none" stroke="#e6d6b4" stroke-width="44" '
+        f'<path d="{d}" fill="none" stroke="#e8d3a6" stroke-width="46" '
         'stroke-linejoin="round" stroke-linecap="round"/>'
-        f'<path d="{d}" fill="none" stroke="#d4bf94" stroke-width="2" '
-        'stroke-dasharray="3 9" stroke-linecap="round"/>'
     )
 
 
-def _kinds_legend(squares: tuple[SquareInfo, ...]) -> str:
-    x, y, w, h = _KINDS_BOX
+def _paint_legend(paint: _Paint, squares: tuple[SquareInfo, ...]) -> None:
+    x, y, _, _ = _KINDS_BOX
+    paint.framed(_L_PANEL, _KINDS_BOX, 16, *_PANEL, 2.5)
+    paint.text(_L_LABEL, "Squares", x + 14, y + 28, 16, bold=True)
     numbers = sorted(
-        {"\u00b7".join(str(n) for n in sq.numbers) for sq in squares if sq.kind == "number"},
+        {_numbers_label(sq) for sq in squares if sq.kind == "number"},
         key=lambda s: (len(s), s),
     )
-    parts = [
-        _panel(_KINDS_BOX, "#ffffff", "#d8ccb0"),
-        f'<text x="{x + 14}" y="{y + 28}" font-size="16" font-weight="bold" '
-        f'fill="{_INK}">Squares</text>',
-    ]
     for i, kind in enumerate(("carrot", "hare", "lettuce", "tortoise", "number")):
         fill, border, ink = _KIND_STYLE[kind]
         top = y + 44 + i * 56
-        parts.append(
-            f'<rect x="{x + 14}" y="{top}" width="44" height="44" rx="8" fill="{fill}" '
-            f'stroke="{border}" stroke-width="2"/>'
-        )
+        paint.framed(_L_SQUARE, (x + 14, top, 44, 44), 8, fill, border, 2)
         if kind == "number":
-            parts.append(
-                f'<text x="{x + 36}" y="{top + 30}" font-size="20" font-weight="bold" '
-                f'text-anchor="middle" fill="{ink}">#</text>'
-            )
+            paint.text(_L_LABEL, "#", x + 36, top + 30, 20, color=ink, bold=True, anchor="middle")
+            paint.text(_L_LABEL, _KIND_WORD[kind], x + 68, top + 20, 15)
+            paint.text(_L_LABEL, " ".join(numbers), x + 68, top + 39, 12, color=_MUTED)
         else:
-            parts.append(
-                f'<use href="#i-{kind}" x="{x + 17}" y="{top + 3}" width="38" height="38"/>'
-            )
-        label_y = top + 28 if kind != "number" else top + 20
-        parts.append(
-            f'<text x="{x + 68}" y="{label_y}" font-size="15" fill="{_INK}">'
-            f"{_KIND_WORD[kind]}</text>"
-        )
-        if kind == "number":
-            parts.append(
-                f'<text x="{x + 68}" y="{top + 39}" font-size="12" fill="#7a6c55">'
-                f"{_esc(' '.join(numbers))}</text>"
-            )
-    del w, h
-    return "".join(parts)
+            paint.icon(_L_ICON, kind, x + 17, top + 3, 38)
+            paint.text(_L_LABEL, _KIND_WORD[kind], x + 68, top + 28, 15)
 
 
-def _start_home() -> str:
+def _paint_start_home(paint: _Paint) -> None:
     sx, sy, sw, _ = _START_BOX
     hx, hy, hw, _ = _HOME_BOX
     fill, border, _ink = _KIND_STYLE["start"]
-    hfill, hborder, _hink = _KIND_STYLE["home"]
-    return "".join(
-        [
-            '<g class="square" data-square="0" data-kind="start">',
-            _panel(_START_BOX, fill, border),
-            f'<text x="{_f(sx + sw / 2)}" y="{sy + 32}" font-size="21" font-weight="bold" '
-            f'text-anchor="middle" fill="{_INK}" letter-spacing="2">START</text>',
-            "</g>",
-            '<g class="square" data-square="64" data-kind="home">',
-            _panel(_HOME_BOX, hfill, hborder),
-            f'<use href="#i-flag" x="{hx + 22}" y="{hy + 6}" width="36" height="36"/>',
-            f'<text x="{_f(hx + hw / 2 + 16)}" y="{hy + 33}" font-size="21" '
-            f'font-weight="bold" text-anchor="middle" fill="{_INK}" '
-            f'letter-spacing="2">HOME</text>',
-            "</g>",
-        ]
+    paint.framed(_L_PANEL, _START_BOX, 16, fill, border, 2.5)
+    paint.text(_L_LABEL, "START", sx + sw / 2, sy + 32, 21, bold=True, anchor="middle", spacing=2)
+    fill, border, _ink = _KIND_STYLE["home"]
+    paint.framed(_L_PANEL, _HOME_BOX, 16, fill, border, 2.5)
+    paint.icon(_L_ICON, "flag", hx + 22, hy + 6, 36)
+    paint.text(
+        _L_LABEL, "HOME", hx + hw / 2 + 16, hy + 33, 21, bold=True, anchor="middle", spacing=2
     )
 
 
+def _check_squares(squares: tuple[SquareInfo, ...]) -> None:
+    if len(squares) != HOME + 1:
+        raise BoardRenderError(
+            f"a track has {HOME + 1} positions (START, squares 1-63, HOME), not {len(squares)}"
+        )
+    for i, info in enumerate(squares):
+        expected = "start" if i == START else "home" if i == HOME else None
+        if expected is not None and info.kind != expected:
+            raise BoardRenderError(f"position {i} must be {expected!r}, not {info.kind!r}")
+        if expected is None and info.kind not in KINDS[1:6]:
+            raise BoardRenderError(
+                f"square {i} has kind {info.kind!r}; use one of {', '.join(KINDS[1:6])}"
+            )
+        if info.kind == "number" and not info.numbers:
+            raise BoardRenderError(f"number square {i} needs its numbers, e.g. (2,) or (1, 5, 6)")
+
+
 @functools.lru_cache(maxsize=8)
-def _track_svg(squares: tuple[SquareInfo, ...]) -> str:
-    """Everything that never changes during a game, built once per track."""
-    parts = [
-        f'<defs>{_ICONS}</defs>',
-        f'<rect width="{_VW}" height="{_VH}" fill="{_PAPER}"/>',
-        f'<rect x="6" y="6" width="{_VW - 12}" height="{_VH - 12}" rx="20" fill="none" '
-        'stroke="#e2d5b5" stroke-width="3"/>',
-        f'<use href="#i-tortoise" x="{_VW - 118}" y="20" width="46" height="46"/>',
-        f'<use href="#i-hare" x="{_VW - 66}" y="16" width="48" height="48"/>',
-        _ribbon(),
-        _start_home(),
-        '<g class="track">',
-        *(_square_svg(sq, squares[sq]) for sq in range(1, HOME)),
-        "</g>",
-        _kinds_legend(squares),
-        _panel(_PLAYERS_BOX, "#ffffff", "#d8ccb0"),
-    ]
-    return "".join(parts)
+def _board_svg_static(squares: tuple[SquareInfo, ...]) -> str:
+    """Everything that never changes during a game: built once per track and reused."""
+    _check_squares(squares)
+    paint = _Paint()
+    path = _paint_path(paint)
+    _paint_start_home(paint)
+    for sq in range(START + 1, HOME):
+        _paint_square(paint, sq, squares[sq])
+    _paint_legend(paint, squares)
+    paint.framed(_L_PANEL, _PLAYERS_BOX, 16, *_PANEL, 2.5)
+    paint.icon(_L_ICON, "tortoise", _VW - 118, 20, 46)
+    paint.icon(_L_ICON, "hare", _VW - 66, 16, 48)
+    # One group per position says what it is and where; the paint above is shared between
+    # squares, and an outline with no fill or stroke costs resvg nothing.
+    index = "".join(
+        f'<g class="square" data-square="{sq}" data-kind="{info.kind}"'
+        + (f' data-numbers="{_numbers_label(info)}"' if info.numbers else "")
+        + f"><title>{sq} {info.kind} {_numbers_label(info)}".rstrip()
+        + "</title>"
+        + '<rect x="{}" y="{}" width="{}" height="{}" fill="none"/></g>'.format(*_square_box(sq))
+        for sq, info in enumerate(squares)
+    )
+    return (
+        f'<rect width="{_VW}" height="{_VH}" fill="{_PAPER}"/>'
+        f'{path}<g class="board">{paint.svg()}</g><g class="squares">{index}</g>'
+    )
 
 
 # --- what changes every turn ----------------------------------------------------------------
@@ -389,12 +610,13 @@ def _track_svg(squares: tuple[SquareInfo, ...]) -> str:
 
 def _token(runner: RunnerMark, cx: float, cy: float, r: float, font: float) -> str:
     color = SEAT_COLORS[runner.seat]
-    text = initials(runner.name) or _seat_letter(runner.seat)
+    ring = max(1.0, r / 16)
+    text = initials(runner.name) or chr(ord("A") + runner.seat)
     return (
-        f'<circle cx="{_f(cx + 1.5)}" cy="{_f(cy + 2.5)}" r="{_f(r)}" fill="#000" '
+        f'<circle cx="{_f(cx + 1.5)}" cy="{_f(cy + 2.5)}" r="{_f(r)}" fill="#000000" '
         'fill-opacity="0.22"/>'
-        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="{color}" stroke="#ffffff" '
-        f'stroke-width="{_f(max(2.0, r / 8))}"/>'
+        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r + ring)}" fill="#ffffff"/>'
+        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r - ring)}" fill="{color}"/>'
         f'<text x="{_f(cx)}" y="{_f(cy + font * 0.36)}" font-size="{_f(font)}" '
         f'font-weight="bold" text-anchor="middle" fill="{_ink_on(color)}">{_esc(text)}</text>'
     )
@@ -412,15 +634,19 @@ def _finish_order(runner: RunnerMark) -> tuple[int, int]:
     return (runner.place if runner.place is not None else 1_000, runner.seat)
 
 
-def _runners_svg(runners: Sequence[RunnerMark]) -> str:
+def _finisher_spot(index: int) -> tuple[float, float]:
+    """Centre of the token of the `index`-th runner listed at HOME."""
+    hx, hy, _, h = _HOME_BOX
+    step = min(46.0, (h - 80) / max(index + 1, 6))
+    return hx + 32, hy + 75 + index * step
+
+
+def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> str:
     parts: list[str] = []
-    at_start = [r for r in runners if r.square == START]
-    sx, sy, sw, _ = _START_BOX
-    for i, runner in enumerate(at_start):
+    sx, sy, _, _ = _START_BOX
+    for i, runner in enumerate(r for r in runners if r.square == START):
         row, col = divmod(i, 3)
-        parts.append(
-            _runner_svg(runner, sx + 33 + col * 58, sy + 82 + row * 64, _TOKEN_R, 17)
-        )
+        parts.append(_runner_svg(runner, sx + 33 + col * 58, sy + 82 + row * 64, _TOKEN_R, 17))
     seen: dict[int, int] = {}
     for runner in runners:
         if START < runner.square < HOME:
@@ -429,32 +655,25 @@ def _runners_svg(runners: Sequence[RunnerMark]) -> str:
             seen[runner.square] = nth + 1
             cx, cy = _anchor(runner.square)
             parts.append(_runner_svg(runner, cx + 8 * nth, cy + 4 + 8 * nth, _TOKEN_R, 17))
-    home = sorted((r for r in runners if r.square == HOME), key=_finish_order)
-    hx, hy, hw, _ = _HOME_BOX
-    for i, runner in enumerate(home):
-        top = hy + 56 + i * 46
+    hx, _, hw, _ = _HOME_BOX
+    for i, runner in enumerate(finishers):
+        tx, ty = _finisher_spot(i)
         place = _ordinal(runner.place) if runner.place is not None else "\u2013"
-        name = _fit(runner.name, hw - 98, 14)
         parts.append(
             f'<g class="finisher" data-place="{runner.place if runner.place else ""}" '
             f'data-seat="{runner.seat}">'
-            f'<text x="{hx + 12}" y="{top + 25}" font-size="16" font-weight="bold" '
-            f'fill="{_INK}">{place}</text>'
-            f"{_runner_svg(runner, hx + 66, top + 19, 18, 13)}"
-            f'<text x="{hx + 90}" y="{top + 24}" font-size="14" fill="{_INK}">'
-            f"{_esc(name)}</text></g>"
+            f"{_runner_svg(runner, tx, ty, _FINISHER_R, 13)}"
+            f"{_label(place, hx + 58, ty + 6, 16, bold=True)}"
+            f'<text x="{hx + 98}" y="{_f(ty + 5)}" font-size="14" fill="{_INK}">'
+            f"{_esc(_fit(runner.name, hw - 106, 14))}</text></g>"
         )
     return "".join(parts)
 
 
 def _players_svg(runners: Sequence[RunnerMark]) -> str:
-    x, y, w, _ = _PLAYERS_BOX
-    parts = [
-        '<g class="players">',
-        f'<text x="{x + 14}" y="{y + 26}" font-size="16" font-weight="bold" '
-        f'fill="{_INK}">Runners</text>',
-    ]
-    step = 36 if len(runners) <= 6 else 216 / len(runners)
+    x, y, w, h = _PLAYERS_BOX
+    parts = ['<g class="players">', _label("Runners", x + 14, y + 26, 16, bold=True)]
+    step = min(36.0, (h - 50) / max(len(runners), 1))
     for i, runner in enumerate(runners):
         cy = y + 56 + i * step
         if runner.place is not None:
@@ -470,42 +689,21 @@ def _players_svg(runners: Sequence[RunnerMark]) -> str:
             f"{_token(runner, x + 28, cy, 14, 11)}"
             f'<text x="{x + 50}" y="{_f(cy + 5)}" font-size="14" fill="{_INK}">'
             f"{_esc(_fit(runner.name, w - 114, 14))}</text>"
-            f'<text x="{x + w - 12}" y="{_f(cy + 5)}" font-size="13" text-anchor="end" '
-            f'fill="#7a6c55">{status}</text></g>'
+            f"{_label(status, x + w - 12, cy + 5, 13, anchor='end', fill=_MUTED)}</g>"
         )
     parts.append("</g>")
     return "".join(parts)
 
 
-def _arrow_head(tip: tuple[float, float], ux: float, uy: float, color: str) -> str:
-    bx, by = tip[0] - ux * 15, tip[1] - uy * 15
-    nx, ny = -uy * 8, ux * 8
-    return (
-        f'<path d="M{_f(tip[0])} {_f(tip[1])}L{_f(bx + nx)} {_f(by + ny)}'
-        f'L{_f(bx - nx)} {_f(by - ny)}Z" fill="{color}" stroke="#ffffff" '
-        'stroke-width="1.5" stroke-linejoin="round"/>'
-    )
-
-
-def _badge(cx: float, cy: float, move: MoveMark, color: str) -> str:
-    return (
-        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="11" fill="{color}" stroke="#ffffff" '
-        'stroke-width="2"/>'
-        f'<text x="{_f(cx)}" y="{_f(cy + 4.5)}" font-size="13" font-weight="bold" '
-        f'text-anchor="middle" fill="{_ink_on(color)}">{move.slot}</text>'
-    )
-
-
-def _move_svg(move: MoveMark, occupied: set[int]) -> str:
+def _move_svg(move: MoveMark, occupied: set[int], home: dict[int, tuple[float, float]]) -> str:
+    """An arrow in the mover's colour, dashed when going back, with its slot in a disc."""
     color = SEAT_COLORS[move.seat]
-    head = (
-        f'<g class="move" data-seat="{move.seat}" data-slot="{move.slot}" '
-        f'data-from="{move.from_square}" data-to="{move.to_square}">'
-    )
-    backward = move.to_square < move.from_square
-    dash = ' stroke-dasharray="9 6"' if backward else ""
     x0, y0 = _anchor(move.from_square)
     x1, y1 = _anchor(move.to_square)
+    trim = _TOKEN_R + 5 if move.to_square in occupied else 6
+    if move.to_square == HOME and move.seat in home:
+        x1, y1 = home[move.seat]  # point at the finisher's own line in the HOME list
+        trim = _FINISHER_R + 5
     if move.from_square == move.to_square:
         # Staying put: a loop over the top of the square.
         d = (
@@ -516,51 +714,44 @@ def _move_svg(move: MoveMark, occupied: set[int]) -> str:
         ux, uy = -0.35, 0.94
         bx, by = x0, y0 - 64
     else:
-        dx, dy = x1 - x0, y1 - y0
-        length = math.hypot(dx, dy)
-        nx, ny = -dy / length, dx / length
-        bulge = min(max(length * 0.28, 30.0), 130.0) + 6 * (move.slot % 3)
-        cx, cy = (x0 + x1) / 2 + nx * bulge * 2, (y0 + y1) / 2 + ny * bulge * 2
-        trim_end = _TOKEN_R + 5 if move.to_square in occupied else 6
-        ex, ey = x1 - cx, y1 - cy
-        elen = math.hypot(ex, ey)
-        ux, uy = ex / elen, ey / elen
-        tip = (x1 - ux * trim_end, y1 - uy * trim_end)
-        sx, sy = x0 - cx, y0 - cy
-        slen = math.hypot(sx, sy)
-        start = (x0 - sx / slen * 10, y0 - sy / slen * 10)
+        length = math.hypot(x1 - x0, y1 - y0)
+        nx, ny = (y0 - y1) / length, (x1 - x0) / length
+        # Bend towards the middle of the track, so arrows near the edge stay on the picture.
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        if nx * (_TRACK_MID[0] - mx) + ny * (_TRACK_MID[1] - my) < 0:
+            nx, ny = -nx, -ny
+        bulge = min(max(length * 0.2, 26.0), 90.0) + 5 * (move.slot % 3)
+        cx, cy = mx + nx * bulge * 2, my + ny * bulge * 2
+        elen = math.hypot(x1 - cx, y1 - cy)
+        ux, uy = (x1 - cx) / elen, (y1 - cy) / elen
+        tip = (x1 - ux * trim, y1 - uy * trim)
+        slen = math.hypot(x0 - cx, y0 - cy)
+        start = (x0 - (x0 - cx) / slen * 10, y0 - (y0 - cy) / slen * 10)
         end = (tip[0] - ux * 10, tip[1] - uy * 10)
         d = f"M{_f(start[0])} {_f(start[1])}Q{_f(cx)} {_f(cy)} {_f(end[0])} {_f(end[1])}"
         bx = 0.25 * start[0] + 0.5 * cx + 0.25 * end[0]
         by = 0.25 * start[1] + 0.5 * cy + 0.25 * end[1]
-    return "".join(
-        [
-            head,
-            f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="9" '
-            'stroke-linecap="round" stroke-opacity="0.85"/>',
-            f'<path d="{d}" fill="none" stroke="{color}" stroke-width="4.5" '
-            f'stroke-linecap="round"{dash}/>',
-            _arrow_head(tip, ux, uy, color),
-            _badge(bx, by, move, color),
-            "</g>",
-        ]
+    dash = ' stroke-dasharray="9 6"' if move.to_square < move.from_square else ""
+    hx, hy = tip[0] - ux * 15, tip[1] - uy * 15
+    wx, wy = -uy * 8, ux * 8
+    return (
+        f'<g class="move" data-seat="{move.seat}" data-slot="{move.slot}" '
+        f'data-from="{move.from_square}" data-to="{move.to_square}">'
+        f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="9" '
+        'stroke-linecap="round" stroke-opacity="0.85"/>'
+        f'<path d="{d}" fill="none" stroke="{color}" stroke-width="4.5" '
+        f'stroke-linecap="round"{dash}/>'
+        f'<path d="M{_f(tip[0])} {_f(tip[1])}L{_f(hx + wx)} {_f(hy + wy)}'
+        f'L{_f(hx - wx)} {_f(hy - wy)}Z" fill="{color}" stroke="#ffffff" '
+        'stroke-width="1.5" stroke-linejoin="round"/>'
+        f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="12" fill="#ffffff"/>'
+        f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="10" fill="{color}"/>'
+        + _label(str(move.slot), bx, by + 4.5, 13, bold=True, anchor="middle", fill=_ink_on(color))
+        + "</g>"
     )
 
 
-def _check(
-    squares: tuple[SquareInfo, ...], runners: Sequence[RunnerMark], moves: Sequence[MoveMark]
-) -> None:
-    if len(squares) != HOME + 1:
-        raise BoardRenderError(
-            f"a track has {HOME + 1} positions (START, 1-63, HOME), not {len(squares)}"
-        )
-    for i, info in enumerate(squares):
-        expected = "start" if i == START else "home" if i == HOME else None
-        if info.kind not in KINDS or (expected and info.kind != expected):
-            raise BoardRenderError(
-                f"square {i} has kind {info.kind!r}; use one of {', '.join(KINDS[1:6])}"
-                " for squares 1-63, 'start' for 0 and 'home' for 64"
-            )
+def _check_marks(runners: Sequence[RunnerMark], moves: Sequence[MoveMark]) -> None:
     seats: set[int] = set()
     for runner in runners:
         if not 0 <= runner.seat < len(SEAT_COLORS):
@@ -568,7 +759,7 @@ def _check(
                 f"runner {runner.name!r} has seat {runner.seat}; seats are 0 to 5 (A to F)"
             )
         if runner.seat in seats:
-            raise BoardRenderError(f"two runners have seat {runner.seat}")
+            raise BoardRenderError(f"two runners have seat {runner.seat}; give each its own")
         seats.add(runner.seat)
         if not START <= runner.square <= HOME:
             raise BoardRenderError(
@@ -576,13 +767,14 @@ def _check(
             )
     for move in moves:
         if not 0 <= move.seat < len(SEAT_COLORS):
-            raise BoardRenderError(f"move in slot {move.slot} has seat {move.seat}; 0 to 5")
-        for sq in (move.from_square, move.to_square):
-            if not START <= sq <= HOME:
-                raise BoardRenderError(
-                    f"move in slot {move.slot} goes {move.from_square}->{move.to_square}; "
-                    "squares are 0 to 64"
-                )
+            raise BoardRenderError(
+                f"the move in slot {move.slot} has seat {move.seat}; seats are 0 to 5 (A to F)"
+            )
+        if not (START <= move.from_square <= HOME and START <= move.to_square <= HOME):
+            raise BoardRenderError(
+                f"the move in slot {move.slot} goes from {move.from_square} to "
+                f"{move.to_square}; squares are 0 to 64"
+            )
 
 
 def board_svg(
@@ -592,50 +784,62 @@ def board_svg(
     moves: Sequence[MoveMark] = (),
     title: str = "",
     subtitle: str = "",
-    size: int = 1200,
+    size: int = 1000,
 ) -> str:
-    """The board as an SVG document `size` pixels wide (7:12 high), byte-for-byte stable.
+    """The board as an SVG document `size` pixels wide and 7/12 of that high.
 
-    `squares` are the 65 positions, START (0) to HOME (64); `runners` are drawn as tokens in
-    their seat colour with the first two letters of their name, finishers listed at HOME in
-    order of `place`; `moves` are drawn as arrows in the mover's colour numbered by slot
-    (dashed when going backwards). Every player-given text is XML-escaped.
+    `squares` are the 65 positions, START (0) to HOME (64). Each runner is a token in its
+    seat's colour (`SEAT_COLORS`) bearing the first two letters of its name; runners at HOME
+    are listed there in order of `place`. Each move is an arrow in the mover's colour from
+    square to square, numbered by slot and dashed when it goes back. Text that comes from
+    players is XML-escaped; the same arguments always give the same bytes.
     """
     track = tuple(squares)
-    _check(track, runners, moves)
+    static = _board_svg_static(track)
+    _check_marks(runners, moves)
+    if size < 100:
+        raise BoardRenderError(f"a board {size} pixels wide is too small to read; use >= 100")
     by_seat = sorted(runners, key=lambda r: r.seat)
+    finishers = sorted((r for r in by_seat if r.square == HOME), key=_finish_order)
     occupied = {r.square for r in by_seat if START < r.square < HOME}
-    height = round(size * _VH / _VW)
-    title_text = _esc(title)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{size}" '
-        f'height="{height}" viewBox="0 0 {_VW} {_VH}" font-family="{_FONT}">',
-        f"<title>{title_text}</title>" if title else "",
-        _track_svg(track),
-        f'<text x="{_M + 10}" y="44" font-size="28" font-weight="bold" fill="{_INK}">'
-        f"{_esc(_fit(title, _VW - 200, 28))}</text>"
-        if title
-        else "",
-        f'<text x="{_M + 11}" y="67" font-size="15" fill="#7a6c55">'
-        f"{_esc(_fit(subtitle, _VW - 200, 15))}</text>"
-        if subtitle
-        else "",
-        _players_svg(by_seat),
-        '<g class="runners">',
-        _runners_svg(by_seat),
-        "</g>",
-        '<g class="moves">',
-        *(_move_svg(m, occupied) for m in sorted(moves, key=lambda m: (m.slot, m.seat))),
-        "</g>",
-        "</svg>\n",
-    ]
-    return "".join(parts)
+    home = {r.seat: _finisher_spot(i) for i, r in enumerate(finishers)}
+    heading = ""
+    if title:
+        heading += (
+            f'<text class="title" x="{_M + 10}" y="44" font-size="28" font-weight="bold" '
+            f'fill="{_INK}">{_esc(_fit(title, _VW - 200, 28))}</text>'
+        )
+    if subtitle:
+        heading += (
+            f'<text class="subtitle" x="{_M + 11}" y="67" font-size="15" fill="{_MUTED}">'
+            f"{_esc(_fit(subtitle, _VW - 200, 15))}</text>"
+        )
+    return "".join(
+        [
+            (
+                f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{size}" '
+                f'height="{round(size * _VH / _VW)}" viewBox="0 0 {_VW} {_VH}" '
+                f'font-family="{_FONT}">'
+            ),
+            f"<title>{_esc(title)}</title>" if title else "",
+            static,
+            heading,
+            _players_svg(by_seat),
+            '<g class="runners">',
+            _runners_svg(by_seat, finishers),
+            '</g><g class="moves">',
+            *(_move_svg(m, occupied, home) for m in sorted(moves, key=lambda m: (m.slot, m.seat))),
+            "</g></svg>\n",
+        ]
+    )
 
 
 # --- PNG ------------------------------------------------------------------------------------
 
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/Library/Fonts", "C:/Windows/Fonts")
-_FONT_NAMES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+# Latin, Greek and Cyrillic, punctuation and arrows: what DejaVu Sans surely covers.
+_BEYOND_DEJAVU = re.compile("[^\u0000-\u052f\u1e00-\u1fff\u2000-\u21ff]")
 
 
 @functools.lru_cache(maxsize=1)
@@ -643,26 +847,24 @@ def _font_files() -> tuple[str, ...]:
     """DejaVu Sans and its bold, if installed: loading two files beats scanning every font."""
     found: dict[str, str] = {}
     for base in _FONT_DIRS:
-        for dirpath, _dirs, files in sorted(os.walk(base)):
-            for name in _FONT_NAMES:
+        for dirpath, dirnames, files in os.walk(base):
+            dirnames.sort()
+            for name in _FONT_FILES:
                 if name in files and name not in found:
                     found[name] = os.path.join(dirpath, name)
-    if len(found) == len(_FONT_NAMES):
-        return tuple(found[name] for name in _FONT_NAMES)
-    return ()
+    return tuple(found[n] for n in _FONT_FILES) if len(found) == len(_FONT_FILES) else ()
 
 
 @functools.lru_cache(maxsize=32)
 def board_png(svg: str) -> bytes:
     """`svg` rasterised to PNG at its own width and height, with resvg.
 
-    Cached on the SVG text: every player of a game gets the same picture of a turn.
+    Cached on the SVG text, as every player of a game gets the same picture of a turn.
     """
-    import resvg_py  # imported here so that building SVG never needs the native library
+    import resvg_py  # here, so that building SVG never needs the native library
 
     fonts = _font_files()
-    if fonts:
-        return resvg_py.svg_to_bytes(
-            svg_string=svg, skip_system_fonts=True, font_files=list(fonts)
-        )
+    if fonts and not _BEYOND_DEJAVU.search(svg):
+        return resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=list(fonts))
+    # A name in a script DejaVu Sans lacks: let resvg look through every installed font.
     return resvg_py.svg_to_bytes(svg_string=svg)

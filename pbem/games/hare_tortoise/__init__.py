@@ -11,6 +11,7 @@ from pbem.games.chance import ChanceSource
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import DEFAULT_RULESET, RULESETS, find_ruleset
+from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
 from pbem.games.hare_tortoise.state import Runner, State
 from pbem.orders.model import OrderSheet
 from pbem.orders.parser import KEYWORDS, parse_sheet
@@ -77,3 +78,9 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return State.from_json(dict(data))
+
+    def resolution_to_json(self, resolution: Slot) -> dict[str, Any]:
+        return slot_to_json(resolution)
+
+    def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
+        return slot_from_json(dict(data))

@@ -1,0 +1,77 @@
+"""`pbem demo`: play the sample campaign of sample_turns/ into a fresh folder."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from pbem.config import load_config, write_config
+from pbem.errors import PbemError
+from pbem.mail.text import parse_message
+from pbem.moderator import Moderator, PlayerSpec
+from pbem.reports.hare_tortoise import board_picture
+from pbem.resources import data_dir
+
+
+class _Clock:
+    """The demo's time: each mail arrives at its Date, each turn is resolved after its last mail."""
+
+    def __init__(self, start: datetime) -> None:
+        self.moment = start
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+def _date(raw: bytes) -> datetime | None:
+    try:
+        value = parse_message(raw).get("Date")
+        moment = getattr(value, "datetime", None)
+        return moment.replace(microsecond=0) if isinstance(moment, datetime) and moment.tzinfo else None
+    except (TypeError, ValueError):
+        return None
+
+
+def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_dir: Path | None = None) -> Moderator:
+    campaign_dir = campaign_dir or data_dir("sample_turns")
+    spec = tomllib.loads((campaign_dir / "campaign.toml").read_text(encoding="utf-8"))
+    if (directory / "pbem.toml").exists():
+        raise PbemError(f"{directory} already holds a pbem setup; give the demo a new folder")
+    turns = sorted((p for p in campaign_dir.iterdir() if p.is_dir() and p.name.startswith("turn")),
+                   key=lambda p: int(p.name[4:]))
+    mails = {t.name: sorted(t.glob("*.eml")) for t in turns}
+    dates = [d for t in turns for f in mails[t.name] if (d := _date(f.read_bytes())) is not None]
+    start = (min(dates) - timedelta(days=1)).replace(hour=9, minute=0, second=0) if dates else datetime(2026, 11, 1)
+    clock = _Clock(start)
+    config = load_config(write_config(directory, address=spec.get("moderator", "gm@pbem.example")))
+    m = Moderator(config, now=clock)
+    m.store.create()
+    players = [PlayerSpec(p["name"], p["email"], p.get("secret"), p.get("timezone", "UTC")) for p in spec["players"]]
+    m.new_game(spec["name"], game=spec.get("game", "hare-tortoise"), rules=spec.get("rules"), players=players,
+               seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"))
+    echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
+    for turn_dir in turns:
+        latest = clock.moment
+        for path in mails[turn_dir.name]:
+            raw = path.read_bytes()
+            clock.moment = max(clock.moment, _date(raw) or clock.moment)
+            latest = max(latest, clock.moment)
+            result = m.ingest(raw, str(path))
+            who = f" ({result.player})" if result.player else ""
+            echo(f"  {turn_dir.name}/{path.name}: {result.status}{who} — {result.reason}")
+        clock.moment = latest + timedelta(hours=2)
+        summary = m.resolve(spec["name"])
+        echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
+        game, _, state = m.game_state(spec["name"])
+        _, png = board_picture(state, summary.slots, title=f"{spec['name']} — after turn {summary.turn}", subtitle="")
+        (directory / f"board-turn-{summary.turn}.png").write_bytes(png)
+        if state.over:
+            break
+    echo("")
+    echo("Where to look:")
+    echo(f"  {config.outbox}/            every mail pbem sent (.eml: open with any mail program)")
+    echo(f"  {directory}/board-turn-*.png  the board after each turn")
+    echo(f"  pbem --help; e.g. PBEM_CONFIG={config.path} pbem show {spec['name']}")
+    return m

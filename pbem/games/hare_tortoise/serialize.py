@@ -1,0 +1,30 @@
+"""Slots to JSON and back, so a resolved turn can be stored and its reports rendered again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
+from pbem.games.hare_tortoise.rules import HareEffect
+
+
+def slot_to_json(slot: Slot) -> dict[str, Any]:
+    data = slot._asdict()
+    data["outcome"] = slot.outcome.value
+    data["tried"] = [t._asdict() for t in slot.tried]
+    if slot.hare is not None:
+        hare = slot.hare._asdict()
+        hare["effect"] = slot.hare.effect.name
+        data["hare"] = hare
+    return data
+
+
+def slot_from_json(data: dict[str, Any]) -> Slot:
+    values = dict(data)
+    values["outcome"] = Outcome(data["outcome"])
+    values["tried"] = tuple(Tried(**t) for t in data["tried"])
+    if data.get("hare") is not None:
+        hare = dict(data["hare"])
+        hare["effect"] = HareEffect[hare["effect"]]
+        values["hare"] = HareRoll(**hare)
+    return Slot(**values)

@@ -1,0 +1,250 @@
+"""The inbound pipeline: each order mail goes through named single-purpose steps.
+
+The raw message is stored first, in its own transaction, so nothing is ever lost. Every later
+step either lets the message go on, stops it with a status and a reason (and perhaps a polite
+reply), or crashes — and then the message is quarantined with the step's name and traceback
+while the run goes on with the next message.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import parseaddr
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import Session
+
+from pbem.mail.text import classify, extract_orders_text, parse_message
+from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, message_key
+
+if TYPE_CHECKING:
+    from pbem.moderator import Moderator
+
+_GAME_LINE = re.compile(r"^\s*game\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE | re.MULTILINE)
+_SECRET_LINE = re.compile(r"^\s*secret\s*:?\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+class Stop(Exception):
+    """A step's verdict that ends the pipeline for this message."""
+
+    def __init__(self, status: str, reason: str, *, fix: str = "", reply: bool = False) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.fix = fix
+        self.reply = reply
+
+
+@dataclass
+class Intake:
+    """One message on its way through the pipeline."""
+
+    row: MessageRow
+    msg: EmailMessage | None = None
+    sender: str = ""
+    sender_name: str = ""
+    text: str = ""
+    game: GameRow | None = None
+    player: PlayerRow | None = None
+    players: list[PlayerRow] = field(default_factory=list)
+    state: Any = None
+    sheet: Any = None
+    replaced: bool = False
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    message: int | None  # the stored message's id (None for a duplicate)
+    status: str  # accepted, refused, ignored, duplicate, quarantined
+    reason: str
+    step: str
+    game: str | None = None
+    player: str | None = None
+
+
+Step = Callable[["Moderator", Session, Intake], None]
+
+
+def read_headers(m: Moderator, session: Session, it: Intake) -> None:
+    """Parse the stored bytes and note the sender."""
+    it.msg = parse_message(it.row.raw)
+    name, address = parseaddr(str(it.msg.get("From", "")))
+    it.sender, it.sender_name = address.strip().lower(), name
+    it.row.sender = it.sender
+    it.row.subject = str(it.msg.get("Subject", ""))[:500]
+
+
+def skip_automatic(m: Moderator, session: Session, it: Intake) -> None:
+    """Auto-replies, bounces and list mail are never read as orders, and never answered."""
+    assert it.msg is not None
+    reason = classify(it.msg)
+    if reason is not None:
+        raise Stop("ignored", reason)
+
+
+def take_text(m: Moderator, session: Session, it: Intake) -> None:
+    """The player's own text: text/plain preferred, HTML converted, quotes and signature dropped."""
+    extracted = extract_orders_text(it.row.raw)
+    if extracted.text is None:
+        raise Stop("refused", f"the mail has {extracted.reason or 'no text'} that pbem can read",
+                   fix="Send your orders as the text of the mail (plain text is best).", reply=True)
+    it.text = extracted.text
+
+
+def find_game(m: Moderator, session: Session, it: Intake) -> None:
+    """The GAME line, else a game named in the Subject, else the sender's only game."""
+    names = m.store.game_names(session)
+    wanted = _GAME_LINE.search(it.text)
+    game: GameRow | None = None
+    if wanted:
+        game = m.store.find_game(session, wanted.group(1)) or next(
+            (m.store.find_game(session, n) for n in names if n.lower() == wanted.group(1).lower()), None)
+        if game is None:
+            raise Stop("refused", f"there is no game called {wanted.group(1)!r}",
+                       fix=_games_hint(m, session, it.sender), reply=True)
+    else:
+        subject = it.row.subject.lower()
+        in_subject = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", subject)]
+        if len(in_subject) == 1:
+            game = m.store.find_game(session, in_subject[0])
+        else:
+            mine = m.store.games_of_address(session, it.sender)
+            if len(mine) == 1:
+                game = mine[0]
+    if game is None:
+        raise Stop("refused", "the mail does not say which game it is for",
+                   fix="Put a line 'GAME <name>' at the top of your orders. " + _games_hint(m, session, it.sender),
+                   reply=True)
+    it.game = game
+    it.row.game_id = game.id
+    if game.over:
+        raise Stop("refused", f"the game {game.name} is over: no more orders are taken",
+                   fix="Thank you for playing!", reply=True)
+
+
+def _games_hint(m: Moderator, session: Session, sender: str) -> str:
+    mine = m.store.games_of_address(session, sender)
+    if mine:
+        return "Your games: " + ", ".join(g.name for g in mine) + "."
+    return ""
+
+
+def find_player(m: Moderator, session: Session, it: Intake) -> None:
+    """The From address must be a player's, and the SECRET line must be theirs."""
+    assert it.game is not None and it.game.id is not None
+    it.players = m.store.players(session, it.game.id)
+    player = next((p for p in it.players if p.email.lower() == it.sender), None)
+    if player is None:
+        raise Stop("refused", f"{it.sender or 'the sender'} is not a player of {it.game.name}",
+                   fix="Send your orders from the address you joined the game with.", reply=True)
+    it.player = player
+    it.row.player_id = player.id
+    secret = _SECRET_LINE.search(it.text)
+    if secret is None:
+        raise Stop("refused", "the orders have no SECRET line",
+                   fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
+    if secret.group(1).strip().upper() != player.secret.upper():
+        raise Stop("refused", f"the SECRET {secret.group(1)!r} is not yours",
+                   fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
+
+
+def parse_orders(m: Moderator, session: Session, it: Intake) -> None:
+    assert it.game is not None
+    game = m.engine(it.game)
+    it.state = game.state_from_json(m.loads(it.game.state))
+    it.sheet = game.parse_orders(it.state, it.text)
+
+
+def check_turn(m: Moderator, session: Session, it: Intake) -> None:
+    """Orders for another turn than the current one are refused, naming the current turn."""
+    assert it.game is not None
+    turn = getattr(it.sheet, "turn", None)
+    if turn is not None and turn != it.game.turn:
+        when = "already resolved" if turn < it.game.turn else "not open yet"
+        raise Stop("refused", f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
+                   fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
+
+
+def store_sheet(m: Moderator, session: Session, it: Intake) -> None:
+    """The sheet is now in force; a later sheet for the same turn replaces it entirely."""
+    assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
+    sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
+                     text=it.text, received_at=m.now())
+    it.replaced = m.store.replace_sheet(session, sheet)
+
+
+def acknowledge(m: Moderator, session: Session, it: Intake) -> None:
+    m.queue_ack(session, it)
+
+
+PIPELINE: tuple[tuple[str, Step], ...] = (
+    ("read-headers", read_headers),
+    ("skip-automatic", skip_automatic),
+    ("take-text", take_text),
+    ("find-game", find_game),
+    ("find-player", find_player),
+    ("parse-orders", parse_orders),
+    ("check-turn", check_turn),
+    ("store-sheet", store_sheet),
+    ("acknowledge", acknowledge),
+)
+
+
+def store_raw(m: Moderator, raw: bytes, source: str) -> MessageRow | None:
+    """Step one, in its own transaction: keep the bytes. None when the Message-ID is known."""
+    msg = parse_message(raw)
+    key = message_key(str(msg.get("Message-ID", "") or ""), raw)
+    with m.store.session() as session:
+        if m.store.message_seen(session, key) is not None:
+            return None
+    return m.store.add_message(MessageRow(message_id=key[:990], raw=raw, source=source, received_at=m.now()))
+
+
+def run_pipeline(m: Moderator, row: MessageRow) -> IntakeResult:
+    """Run the steps after store-raw on a stored message; record the outcome on its row."""
+    it = Intake(row=row)
+    step_name = "read-headers"
+    try:
+        with m.store.session() as session:
+            session.add(row)
+            try:
+                for step_name, step in PIPELINE:
+                    step(m, session, it)
+                row.status, row.step, row.reason = "accepted", "acknowledge", "orders in force"
+            except Stop as stop:
+                row.status, row.step, row.reason = stop.status, step_name, stop.reason
+                if stop.reply and it.sender:
+                    m.queue_refusal(session, it, stop)
+            row.traceback = ""
+            session.add(row)
+    except Exception:  # noqa: BLE001 - a crash in any step quarantines the message, the run goes on
+        tb = traceback.format_exc()
+        with m.store.session() as session:
+            fresh = session.get(MessageRow, row.id)
+            assert fresh is not None
+            fresh.status, fresh.step, fresh.reason, fresh.traceback = "quarantined", step_name, tb.strip().splitlines()[-1], tb
+            session.add(fresh)
+            row = fresh
+    m.deliver()
+    return IntakeResult(row.id, row.status, row.reason, row.step,
+                        it.game.name if it.game else None, it.player.name if it.player else None)
+
+
+def ingest(m: Moderator, raw: bytes, source: str = "") -> IntakeResult:
+    row = store_raw(m, raw, source)
+    if row is None:
+        return IntakeResult(None, "duplicate", "a message with this Message-ID was taken in before", "store-raw")
+    return run_pipeline(m, row)
+
+
+def sent_at(msg: EmailMessage) -> datetime | None:
+    try:
+        value = msg.get("Date")
+        return value.datetime if value is not None else None  # type: ignore[attr-defined,no-any-return]
+    except (AttributeError, TypeError, ValueError):
+        return None

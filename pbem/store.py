@@ -1,0 +1,255 @@
+"""The store: every table pbem keeps, and every query it makes (sqlmodel over SQLite or PostgreSQL)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+from pbem.errors import PbemError
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    game: str
+    rules: str
+    seed: int
+    state: str = Field(sa_column=Column(Text, nullable=False))  # JSON of the position before `turn`
+    turn: int = 1
+    over: bool = False
+    deadline: datetime | None = None  # of the current turn, UTC
+    interval_seconds: int | None = None  # each later turn's deadline is this long after resolution
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class PlayerRow(SQLModel, table=True):
+    __tablename__ = "player"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int
+    name: str
+    email: str = Field(index=True)
+    secret: str
+    timezone: str = "UTC"
+
+
+class MessageRow(SQLModel, table=True):
+    """An inbound message, stored raw before anything else happens to it."""
+
+    __tablename__ = "message"
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)  # the Message-ID, or a digest when it has none
+    received_at: datetime = Field(default_factory=utcnow)
+    source: str = ""
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    sender: str = ""
+    subject: str = ""
+    status: str = "new"  # new, ignored, refused, accepted, quarantined
+    step: str = ""  # the pipeline step that decided (or crashed)
+    reason: str = ""
+    traceback: str = ""
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+
+
+class SheetRow(SQLModel, table=True):
+    """A player's order sheet for a turn; the latest for (game, player, turn) is in force."""
+
+    __tablename__ = "sheet"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    player_id: int = Field(foreign_key="player.id")
+    turn: int
+    message_id: int = Field(foreign_key="message.id")
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    received_at: datetime = Field(default_factory=utcnow)
+    current: bool = True
+
+
+class TurnRow(SQLModel, table=True):
+    """A resolved turn: everything the reports are rendered from."""
+
+    __tablename__ = "turn"
+    __table_args__ = (UniqueConstraint("game_id", "turn"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int
+    resolved_at: datetime
+    deadline: datetime | None = None  # of the next turn
+    before: str = Field(sa_column=Column(Text, nullable=False))
+    after: str = Field(sa_column=Column(Text, nullable=False))
+    resolutions: str = Field(sa_column=Column(Text, nullable=False))
+    sheets: str = Field(sa_column=Column(Text, nullable=False))  # JSON {player: sheet text or null}
+    dice: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class MailRow(SQLModel, table=True):
+    """An outgoing mail: queued in the same transaction as what caused it, sent afterwards."""
+
+    __tablename__ = "mail"
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    turn: int | None = None
+    kind: str  # welcome, ack, refusal, report, gm-report
+    recipient: str
+    subject: str
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    status: str = "queued"  # queued, sent, failed
+    attempts: int = 0
+    error: str = ""
+    sent_at: datetime | None = None
+    path: str = ""  # where the embedded transport wrote it
+
+
+def message_key(message_id: str | None, raw: bytes) -> str:
+    """The dedupe key of an inbound message: its Message-ID, or a digest of the bytes."""
+    if message_id and message_id.strip():
+        return message_id.strip()
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    """Opens the database and answers every question the moderator asks of it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def create(self) -> None:
+        SQLModel.metadata.create_all(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One transaction: committed at the end of the block, rolled back on error."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    # games and players ---------------------------------------------------------------------
+    def game(self, session: Session, name: str) -> GameRow:
+        row = session.exec(select(GameRow).where(GameRow.name == name)).first()
+        if row is None:
+            names = self.game_names(session)
+            known = f"; games: {', '.join(names)}" if names else "; there are no games yet (pbem new-game)"
+            raise PbemError(f"no game called {name!r}{known}")
+        return row
+
+    def find_game(self, session: Session, name: str) -> GameRow | None:
+        return session.exec(select(GameRow).where(GameRow.name == name)).first()
+
+    def game_names(self, session: Session) -> list[str]:
+        return list(session.exec(select(GameRow.name).order_by(GameRow.name)))
+
+    def games(self, session: Session) -> list[GameRow]:
+        return list(session.exec(select(GameRow).order_by(GameRow.name)))
+
+    def players(self, session: Session, game_id: int) -> list[PlayerRow]:
+        return list(session.exec(select(PlayerRow).where(PlayerRow.game_id == game_id).order_by(PlayerRow.seat)))
+
+    def games_of_address(self, session: Session, address: str) -> list[GameRow]:
+        rows = session.exec(
+            select(GameRow).join(PlayerRow, PlayerRow.game_id == GameRow.id).where(PlayerRow.email == address.lower())
+        )
+        return list(rows)
+
+    # messages ------------------------------------------------------------------------------
+    def message_seen(self, session: Session, key: str) -> MessageRow | None:
+        return session.exec(select(MessageRow).where(MessageRow.message_id == key)).first()
+
+    def add_message(self, row: MessageRow) -> MessageRow | None:
+        """Store a raw message in its own transaction; None if its Message-ID is already stored."""
+        try:
+            with self.session() as session:
+                session.add(row)
+                session.flush()
+                session.refresh(row)
+                session.expunge(row)
+            return row
+        except IntegrityError:
+            return None
+
+    def messages(self, session: Session, status: str | None = None) -> list[MessageRow]:
+        q = select(MessageRow).order_by(MessageRow.id)  # type: ignore[arg-type]
+        if status is not None:
+            q = q.where(MessageRow.status == status)
+        return list(session.exec(q))
+
+    # sheets ----------------------------------------------------------------------------------
+    def current_sheets(self, session: Session, game_id: int, turn: int) -> dict[int, SheetRow]:
+        rows = session.exec(
+            select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.turn == turn, SheetRow.current == True)  # noqa: E712
+        )
+        return {r.player_id: r for r in rows}
+
+    def replace_sheet(self, session: Session, sheet: SheetRow) -> bool:
+        """Store the sheet as the one in force; True when it replaced an earlier one."""
+        earlier = session.exec(
+            select(SheetRow).where(
+                SheetRow.game_id == sheet.game_id, SheetRow.player_id == sheet.player_id,
+                SheetRow.turn == sheet.turn, SheetRow.current == True,  # noqa: E712
+            )
+        ).all()
+        for row in earlier:
+            row.current = False
+            session.add(row)
+        session.add(sheet)
+        return bool(earlier)
+
+    def sheets_since(self, session: Session, game_id: int, turn: int, since: datetime) -> int:
+        rows = session.exec(
+            select(SheetRow.id).where(SheetRow.game_id == game_id, SheetRow.turn == turn, SheetRow.received_at >= since)
+        )
+        return len(list(rows))
+
+    # turns -----------------------------------------------------------------------------------
+    def turn(self, session: Session, game_id: int, turn: int) -> TurnRow | None:
+        return session.exec(select(TurnRow).where(TurnRow.game_id == game_id, TurnRow.turn == turn)).first()
+
+    def turns(self, session: Session, game_id: int) -> list[TurnRow]:
+        return list(session.exec(select(TurnRow).where(TurnRow.game_id == game_id).order_by(TurnRow.turn)))  # type: ignore[arg-type]
+
+    # mail ------------------------------------------------------------------------------------
+    def queue_mail(self, session: Session, mail: MailRow) -> None:
+        session.add(mail)
+
+    def mails(self, session: Session, status: str | None = None, game_id: int | None = None) -> list[MailRow]:
+        q = select(MailRow).order_by(MailRow.id)  # type: ignore[arg-type]
+        if status is not None:
+            q = q.where(MailRow.status == status)
+        if game_id is not None:
+            q = q.where(MailRow.game_id == game_id)
+        return list(session.exec(q))
+
+    def mails_for_turn(self, session: Session, game_id: int, turn: int, kinds: Sequence[str]) -> list[MailRow]:
+        q = select(MailRow).where(MailRow.game_id == game_id, MailRow.turn == turn, MailRow.kind.in_(kinds))  # type: ignore[attr-defined]
+        return list(session.exec(q.order_by(MailRow.id)))  # type: ignore[arg-type]
