@@ -208,6 +208,7 @@ def store_raw(m: Moderator, raw: bytes, source: str) -> MessageRow | None:
 def run_pipeline(m: Moderator, row: MessageRow) -> IntakeResult:
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
     it = Intake(row=row)
+    row_id = row.id
     step_name = "read-headers"
     try:
         with m.store.session() as session:
@@ -225,14 +226,15 @@ def run_pipeline(m: Moderator, row: MessageRow) -> IntakeResult:
     except Exception:  # noqa: BLE001 - a crash in any step quarantines the message, the run goes on
         tb = traceback.format_exc()
         with m.store.session() as session:
-            fresh = session.get(MessageRow, row.id)
+            fresh = session.get(MessageRow, row_id)
             assert fresh is not None
             fresh.status, fresh.step, fresh.reason, fresh.traceback = "quarantined", step_name, tb.strip().splitlines()[-1], tb
             session.add(fresh)
             row = fresh
     m.deliver()
-    return IntakeResult(row.id, row.status, row.reason, row.step,
-                        it.game.name if it.game else None, it.player.name if it.player else None)
+    game = it.game.name if it.game and row.status != "quarantined" else None
+    player = it.player.name if it.player and row.status != "quarantined" else None
+    return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
 
 
 def ingest(m: Moderator, raw: bytes, source: str = "") -> IntakeResult:

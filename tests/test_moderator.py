@@ -1,0 +1,325 @@
+"""The moderator on the embedded default: the CLI over SQLite, a Maildir and an outbox folder."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem import intake
+from pbem.cli import main
+from pbem.config import load_config
+from pbem.moderator import Moderator
+from pbem.store import MailRow
+
+PLAYERS = ["Ann=ann@example.org", "Bob=bob@example.net", "Cyd=cyd@example.com"]
+SECRETS = ["Ann=AAA-111", "Bob=BBB-222", "Cyd=CCC-333"]
+
+
+@pytest.fixture
+def gm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    ok(run("init", ".", "--address", "gm@pbem.example"))
+    args = ["new-game", "race", "--seed", "7", "--deadline", "7d"]
+    for p in PLAYERS:
+        args += ["--player", p]
+    for s in SECRETS:
+        args += ["--secret", s]
+    ok(run(*args))
+    yield tmp_path
+
+
+def run(*args: str, input: bytes | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def order_mail(sender: str, body: str, *, mid: str, subject: str = "orders", name: str = "") -> bytes:
+    return (
+        f"From: {name or sender.split('@')[0].title()} <{sender}>\nTo: gm@pbem.example\nSubject: {subject}\n"
+        f"Message-ID: <{mid}>\nDate: Fri, 20 Nov 2026 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n{body}"
+    ).encode()
+
+
+def outbox(root: Path) -> list[Path]:
+    return sorted((root / "outbox").glob("*.eml"))
+
+
+def text_of(path: Path) -> str:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())  # type: ignore[attr-defined]
+
+
+def html_of(path: Path) -> str:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    part = msg.get_body(("html",))
+    assert part is not None
+    return str(part.get_content())  # type: ignore[attr-defined]
+
+
+def ingest(root: Path, raw: bytes, name: str) -> str:
+    path = root / name
+    path.write_bytes(raw)
+    return str(ok(run("ingest", str(path))).output)
+
+
+def test_init_writes_a_documented_config(gm: Path) -> None:
+    text = (gm / "pbem.toml").read_text()
+    assert "[database]" in text and "[inbox]" in text and "[outbox]" in text and "# " in text
+    assert (gm / "pbem.sqlite").is_file()
+    assert all((gm / "inbox" / d).is_dir() for d in ("cur", "new", "tmp"))
+    result = run("init", ".")
+    assert result.exit_code == 1 and "already exists" in result.output
+
+
+def test_welcome_mails_carry_the_order_template(gm: Path) -> None:
+    mails = outbox(gm)
+    assert [p.name for p in mails] == [
+        "000001-welcome-ann@example.org.eml", "000002-welcome-bob@example.net.eml", "000003-welcome-cyd@example.com.eml"
+    ]
+    text = text_of(mails[1])
+    lines = text.splitlines()
+    assert lines[lines.index("GAME race") : lines.index("GAME race") + 3] == ["GAME race", "TURN 1", "SECRET BBB-222"]
+    assert "Ann, Bob, Cyd, Ann" in text
+    assert "MOVE: IF SQUARE 23 IS FREE THEN TO 23 ELSE NEXT CARROT" in text
+    assert "SECRET BBB-222" in html_of(mails[1])
+
+
+def test_orders_are_acknowledged_line_by_line(gm: Path) -> None:
+    body = "GAME race\nTURN 1\nSECRET bbb-222\nMOVE: IF SQUARE 5 IS FREE THEN TO 5 ELSE NEXT\nMOVE: TO 99\nSee you!\n"
+    out = ingest(gm, order_mail("bob@example.net", body, mid="b1@x"), "b1.eml")
+    assert "accepted Bob in race" in out
+    ack = outbox(gm)[-1]
+    assert ack.name == "000004-ack-bob@example.net.eml"
+    msg = email.message_from_bytes(ack.read_bytes(), policy=email.policy.default)
+    assert msg["In-Reply-To"] == "<b1@x>" and msg["Auto-Submitted"] == "auto-replied"
+    text = text_of(ack)
+    assert "  line 4: MOVE 1: IF SQUARE 5 IS FREE THEN TO 5 ELSE NEXT" in text
+    assert "  line 5, column 10: square 99 is off the board (squares run from 0 to 64)" in text
+    assert "  line 6: See you!" in text
+    assert "is now in force" in text and "Deadline: Fri 27 Nov 2026 09:00 UTC" in text
+    status = ok(run("status", "race")).output
+    assert re.search(r"Bob .* orders in", status) and "1 of 3 sheets in" in status
+
+
+def test_the_same_mail_twice_changes_nothing(gm: Path) -> None:
+    raw = order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5\n", mid="a1@x")
+    ingest(gm, raw, "a1.eml")
+    before = sorted(p.name for p in outbox(gm))
+    out = ingest(gm, raw, "a1-again.eml")
+    assert "duplicate" in out
+    assert sorted(p.name for p in outbox(gm)) == before
+
+
+def test_a_later_sheet_replaces_the_earlier(gm: Path) -> None:
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2\n", mid="a1@x"), "a1.eml")
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5\nMOVE: TO 8\n", mid="a2@x"), "a2.eml")
+    assert "replaces the one you sent before" in text_of(outbox(gm)[-1])
+    ok(run("resolve-turn", "race"))
+    data = json.loads(ok(run("show", "race", "--json")).output)
+    assert data["runners"][0]["square"] == 8
+
+
+@pytest.mark.parametrize(
+    ("sender", "body", "subject", "reason"),
+    [
+        ("ann@example.org", "GAME race\nSECRET WRONG-1\nMOVE: TO 5", "orders", "the SECRET 'WRONG-1' is not yours"),
+        ("ann@example.org", "GAME race\nMOVE: TO 5", "orders", "the orders have no SECRET line"),
+        ("eve@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", "orders", "eve@example.org is not a player of race"),
+        ("ann@example.org", "GAME chess-9\nSECRET AAA-111\nMOVE: TO 5", "orders", "there is no game called 'chess-9'"),
+        ("ann@example.org", "GAME race\nTURN 4\nSECRET AAA-111\nMOVE: TO 5", "orders",
+         "these orders are for turn 4, which is not open yet; the current turn is 1"),
+    ],
+)
+def test_bad_mail_gets_a_polite_refusal_and_no_orders(gm: Path, sender: str, body: str, subject: str, reason: str) -> None:
+    out = ingest(gm, order_mail(sender, body, mid="r1@x", subject=subject), "r1.eml")
+    assert "refused" in out
+    refusal = outbox(gm)[-1]
+    assert refusal.name.startswith("000004-refusal-")
+    assert reason in text_of(refusal)
+    status = ok(run("status", "race")).output
+    assert "0 of 3 sheets in" in status
+
+
+def test_auto_replies_and_bounces_are_ignored_without_reply(gm: Path) -> None:
+    auto = order_mail("ann@example.org", "I am away until Monday.\nGAME race\nSECRET AAA-111\nMOVE: TO 5", mid="auto@x")
+    auto = auto.replace(b"Subject: orders", b"Subject: Out of office\nAuto-Submitted: auto-replied")
+    bounce = order_mail("MAILER-DAEMON@example.org", "Delivery failed", mid="bounce@x")
+    assert "ignored" in ingest(gm, auto, "auto.eml")
+    assert "ignored" in ingest(gm, bounce, "bounce.eml")
+    assert len(outbox(gm)) == 3
+    assert "0 of 3 sheets in" in ok(run("status", "race")).output
+
+
+def test_the_game_is_found_from_the_subject(gm: Path) -> None:
+    out = ingest(gm, order_mail("cyd@example.com", "SECRET CCC-333\nMOVE: NEXT", mid="c1@x", subject="Re: race turn 1"),
+                 "c1.eml")
+    assert "accepted Cyd in race" in out
+
+
+def test_a_crashing_step_quarantines_the_message_and_the_run_goes_on(gm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(m: object, session: object, it: intake.Intake) -> None:
+        if b"boom" in it.row.raw:
+            raise RuntimeError("parser exploded")
+
+    steps = list(intake.PIPELINE)
+    steps.insert(5, ("explode", crash))
+    monkeypatch.setattr(intake, "PIPELINE", tuple(steps))
+    (gm / "mails").mkdir()
+    (gm / "mails" / "1.eml").write_bytes(order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: boom", mid="q1@x"))
+    (gm / "mails" / "2.eml").write_bytes(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="q2@x"))
+    out = ok(run("ingest", str(gm / "mails"))).output
+    assert "1.eml: quarantined" in out and "2.eml: accepted" in out
+    listing = ok(run("quarantine", "list")).output
+    assert "step explode: RuntimeError: parser exploded" in listing and "1 quarantined message" in listing
+    m = Moderator(load_config(gm / "pbem.toml"))
+    [row] = m.quarantined()
+    assert b"MOVE: boom" in row.raw and "Traceback" in row.traceback
+    monkeypatch.setattr(intake, "PIPELINE", tuple(s for s in steps if s[0] != "explode"))
+    retried = ok(run("quarantine", "retry", str(row.id))).output
+    assert "accepted" in retried
+    assert "0 quarantined" in ok(run("quarantine", "list")).output
+
+
+def test_resolving_twice_is_refused_and_preview_keeps_nothing(gm: Path) -> None:
+    preview = ok(run("resolve-turn", "race", "--preview")).output
+    assert "Preview only: nothing was kept." in preview
+    assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 1
+    ok(run("resolve-turn", "race"))
+    mails = outbox(gm)
+    second = run("resolve-turn", "race")
+    assert second.exit_code == 1 and "turn 1 of race is already resolved" in second.output
+    assert outbox(gm) == mails
+    assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 2
+    explicit = run("resolve-turn", "race", "--turn", "1")
+    assert explicit.exit_code == 1 and "already resolved" in explicit.output
+    ok(run("resolve-turn", "race", "--force"))
+    assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 3
+
+
+def test_show_json(gm: Path) -> None:
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 10\nMOVE: NEXT", mid="a@x"), "a.eml")
+    ok(run("resolve-turn", "race"))
+    data = json.loads(ok(run("show", "race", "--json")).output)
+    assert data["game"] == "race" and data["turn"] == 2 and data["over"] is False
+    assert data["runners"][0] == {"name": "Ann", "square": 10, "carrots": 20, "lettuces": 2, "place": None,
+                                  "must": "leave", "skip": False}
+    assert [r["name"] for r in data["runners"]] == ["Ann", "Bob", "Cyd"]
+    first = json.loads(ok(run("show", "race", "--turn", "1", "--json")).output)
+    assert first["turn"] == 1 and all(r["square"] == "start" and r["carrots"] == 65 for r in first["runners"])
+
+
+def test_reports_never_leak_another_players_carrots(gm: Path) -> None:
+    for sender, secret, mid in (("ann@example.org", "AAA-111", "a"), ("bob@example.net", "BBB-222", "b"),
+                                ("cyd@example.com", "CCC-333", "c")):
+        body = f"GAME race\nSECRET {secret}\nMOVE: IF SQUARE 2 IS FREE THEN TO 2 ELSE NEXT CARROT ELSE NEXT\nMOVE: STAY"
+        ingest(gm, order_mail(sender, body, mid=f"{mid}@x"), f"{mid}.eml")
+    ok(run("resolve-turn", "race"))
+    state = json.loads(ok(run("show", "race", "--json")).output)
+    carrots = {r["name"]: r["carrots"] for r in state["runners"]}
+    reports = {p.name.split("-")[2].split("@")[0]: p for p in outbox(gm) if "-report-" in p.name and "gm-" not in p.name}
+    assert set(reports) == {"ann", "bob", "cyd"}
+    for reader, path in reports.items():
+        for body in (text_of(path), html_of(path)):
+            for name, value in carrots.items():
+                own = name.lower() == reader
+                shown = re.search(rf"{name}\s+square \S+\s+lettuces \d\s+carrots {value}\b", body) or \
+                    re.search(rf"<strong>{name}</strong></td><td[^>]*>\S+</td><td[^>]*>\d</td><td[^>]*>{value}<", body)
+                assert bool(shown) == own, (reader, name)
+            assert "carrots" not in "".join(
+                line for line in body.splitlines() if re.match(r"\s+\d+\. .* — (taken|skipped)", line) and reader not in line.lower()
+            )
+    gm_report = next(p for p in outbox(gm) if "gm-report" in p.name)
+    assert all(f"carrots {v}" in text_of(gm_report) for v in carrots.values())
+
+
+def test_re_rendering_a_turn_gives_the_same_bytes(gm: Path) -> None:
+    ok(run("resolve-turn", "race"))
+    m = Moderator(load_config(gm / "pbem.toml"))
+    game, players, record = m.turn_record("race", 1)
+    fresh = m.render_turn(game, players, record)
+    with m.store.session() as session:
+        stored = {mail.message_id: mail.raw for mail in m.store.mails(session) if mail.kind in ("report", "gm-report")}
+    assert {mid: raw for _, _, mid, raw in fresh} == stored
+    report = next(p for p in outbox(gm) if p.name.endswith("report-ann@example.org.eml"))
+    msg = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)
+    kinds = [part.get_content_type() for part in msg.walk()]
+    assert kinds == ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related", "text/html",
+                     "image/png", "image/png"]
+    assert msg["Date"] == "Fri, 20 Nov 2026 09:00:00 +0000"
+
+
+def test_board_pictures(gm: Path) -> None:
+    ok(run("board", "race", "-o", str(gm / "b.svg")))
+    ok(run("board", "race", "-o", str(gm / "b.png")))
+    assert (gm / "b.svg").read_text().startswith("<svg")
+    assert (gm / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = run("board", "race", "-o", str(gm / "b.gif"))
+    assert bad.exit_code == 1 and ".svg or a .png" in bad.output
+
+
+def test_errors_say_how_to_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    result = run("status", "race")
+    assert result.exit_code == 1 and "run `pbem init DIR` first" in result.output
+    ok(run("init", "."))
+    result = run("status", "nope")
+    assert result.exit_code == 1 and "no game called 'nope'" in result.output
+    result = run("new-game", "g", "--game", "chess", "--player", "A=a@x.org", "--player", "B=b@x.org")
+    assert result.exit_code == 1 and "known games: hare-tortoise" in result.output
+    result = run("new-game", "g", "--player", "Ann=a@x.org")
+    assert result.exit_code == 1 and "takes 2 to 6 players, not 1" in result.output
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    def walk(group: object, prefix: list[str]) -> Iterator[list[str]]:
+        for name, cmd in getattr(group, "commands", {}).items():
+            yield prefix + [name]
+            yield from walk(cmd, prefix + [name])
+
+    for path in walk(main, []):
+        out = ok(run(*path, "--help")).output
+        assert "Example: pbem " in out, path
+
+
+def test_ingest_reads_the_maildir_and_stdin(gm: Path) -> None:
+    raw = order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="md@x")
+    (gm / "inbox" / "new" / "1700000000.1.host").write_bytes(raw)
+    out = ok(run("ingest")).output
+    assert "accepted Ann in race" in out
+    assert not list((gm / "inbox" / "new").iterdir()) and len(list((gm / "inbox" / "cur").iterdir())) == 1
+    out = ok(run("ingest", "-", input=order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="s@x"))).output
+    assert "accepted Bob in race" in out
+
+
+def test_orders_for_a_finished_game_are_refused(gm: Path) -> None:
+    m = Moderator(load_config(gm / "pbem.toml"), now=lambda: datetime(2026, 11, 20, tzinfo=timezone.utc))
+    with m.store.session() as session:
+        game = m.store.game(session, "race")
+        game.over = True
+        session.add(game)
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="late@x"), "l.eml")
+    assert "refused" in out and "the game race is over" in text_of(outbox(gm)[-1])
+
+
+def test_outbox_rows_match_files(gm: Path) -> None:
+    m = Moderator(load_config(gm / "pbem.toml"))
+    with m.store.session() as session:
+        rows: list[MailRow] = m.store.mails(session)
+    assert all(r.status == "sent" and Path(r.path).read_bytes() == r.raw for r in rows)
