@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import compat32
 from email.utils import parseaddr
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +91,7 @@ def skip_automatic(m: Moderator, session: Session, it: Intake) -> None:
 
 def take_text(m: Moderator, session: Session, it: Intake) -> None:
     """The player's own text: text/plain preferred, HTML converted, quotes and signature dropped."""
-    extracted = extract_orders_text(it.row.raw)
+    extracted = extract_orders_text(it.row.raw, it.msg)
     if extracted.text is None:
         raise Stop("refused", f"the mail has {extracted.reason or 'no text'} that pbem can read",
                    fix="Send your orders as the text of the mail (plain text is best).", reply=True)
@@ -98,16 +100,17 @@ def take_text(m: Moderator, session: Session, it: Intake) -> None:
 
 def find_game(m: Moderator, session: Session, it: Intake) -> None:
     """The GAME line, else a game named in the Subject, else the sender's only game."""
-    names = m.store.game_names(session)
     wanted = _GAME_LINE.search(it.text)
     game: GameRow | None = None
     if wanted:
         game = m.store.find_game(session, wanted.group(1)) or next(
-            (m.store.find_game(session, n) for n in names if n.lower() == wanted.group(1).lower()), None)
+            (m.store.find_game(session, n) for n in m.store.game_names(session)
+             if n.lower() == wanted.group(1).lower()), None)
         if game is None:
             raise Stop("refused", f"there is no game called {wanted.group(1)!r}",
                        fix=_games_hint(m, session, it.sender), reply=True)
     else:
+        names = m.store.game_names(session)
         subject = it.row.subject.lower()
         in_subject = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", subject)]
         if len(in_subject) == 1:
@@ -195,13 +198,22 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
 )
 
 
+def _message_id(raw: bytes) -> str:
+    """The Message-ID, read from the header block alone (the body can be large)."""
+    try:
+        headers = _HEADERS_ONLY.parsebytes(raw, headersonly=True)
+        value = headers.get("Message-ID")
+        return str(value).strip() if value is not None else ""
+    except Exception:  # noqa: BLE001 - any mangled header: the message gets a digest instead
+        return ""
+
+
+_HEADERS_ONLY = BytesParser(policy=compat32)
+
+
 def store_raw(m: Moderator, raw: bytes, source: str) -> MessageRow | None:
     """Step one, in its own transaction: keep the bytes. None when the Message-ID is known."""
-    msg = parse_message(raw)
-    key = message_key(str(msg.get("Message-ID", "") or ""), raw)
-    with m.store.session() as session:
-        if m.store.message_seen(session, key) is not None:
-            return None
+    key = message_key(_message_id(raw), raw)
     return m.store.add_message(MessageRow(message_id=key[:990], raw=raw, source=source, received_at=m.now()))
 
 

@@ -58,7 +58,7 @@ class MessageRow(SQLModel, table=True):
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     sender: str = ""
     subject: str = ""
-    status: str = "new"  # new, ignored, refused, accepted, quarantined
+    status: str = Field(default="new", index=True)  # new, ignored, refused, accepted, quarantined
     step: str = ""  # the pipeline step that decided (or crashed)
     reason: str = ""
     traceback: str = ""
@@ -110,7 +110,7 @@ class MailRow(SQLModel, table=True):
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
-    status: str = "queued"  # queued, sent, failed
+    status: str = Field(default="queued", index=True)  # queued, sent, failed
     attempts: int = 0
     error: str = ""
     sent_at: datetime | None = None

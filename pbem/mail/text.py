@@ -986,9 +986,11 @@ def reply_text(text: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def extract_orders_text(raw: bytes) -> Extracted:
-    """The player's own text in one raw mail, or the reason there is none."""
-    msg = parse_message(raw)
+def extract_orders_text(raw: bytes, msg: Message | None = None) -> Extracted:
+    """The player's own text in one raw mail (parsed already as `msg`, if given), or the reason
+    there is none."""
+    if msg is None:
+        msg = parse_message(raw)
     reason = classify(msg)
     if reason is not None:
         return Extracted(text=None, reason=reason)

@@ -14,7 +14,11 @@ import os
 import sys
 from typing import Any
 
-CHARS = "".join(chr(c) for c in range(32, 127)) + "\u00b7\u2013\u2026"
+# ASCII, Latin-1 and Latin Extended-A (most European names), dashes, quotes and ellipsis.
+CHARS = (
+    "".join(chr(c) for c in [*range(0x20, 0x7F), *range(0xA0, 0x180)])
+    + "\u2013\u2014\u2018\u2019\u201c\u201d\u2026"
+)
 WEIGHTS = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 
 
@@ -69,6 +73,8 @@ def main(font_dir: str) -> None:
         out.append(f"UNITS_PER_EM_{weight.upper()} = {font['head'].unitsPerEm}")
         out.append(f"{weight.upper()}: dict[str, tuple[int, str]] = {{")
         for ch in CHARS:
+            if ord(ch) not in cmap:
+                continue
             name = cmap[ord(ch)]
             width = glyph_set[name].width
             out.append(f"    {ch!r}: ({width}, {_outline(glyph_set, name)!r}),")
