@@ -6,7 +6,7 @@ import json
 import secrets as secrets_module
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,8 @@ class Moderator:
     def __init__(self, config: Config, store: Store | None = None, *, now: Callable[[], datetime] = clock.now) -> None:
         self.config = config
         self.store = store or Store(config.database_url)
-        self.now = now
+        # Every moment pbem keeps is UTC: a database column may drop the zone (SQLite does).
+        self.now = lambda: now().astimezone(timezone.utc)
         self.domain = config.address.partition("@")[2] or "pbem.invalid"
 
     # helpers ---------------------------------------------------------------------------------
@@ -344,8 +345,6 @@ class Moderator:
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import timezone
-
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
