@@ -12,6 +12,7 @@ from pbem.games.chance import ScriptedChance
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
+from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
 from pbem.orders.parser import parse_sheet
@@ -296,7 +297,7 @@ def run_case(case: Case) -> CaseResult:
     chance = ScriptedChance(case.dice)
     problems: list[str] = []
     after: State | None = None
-    slots: tuple[engine.Slot, ...] = ()
+    slots: tuple[Slot, ...] = ()
     try:
         result = engine.resolve_turn(rules, before, sheets, chance, max_slots=case.slots)
         after, slots = result.state, result.slots

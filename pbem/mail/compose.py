@@ -12,6 +12,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import format_datetime
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def compose(
     if html is not None:
         msg.add_alternative(html, subtype="html")
         if pictures:
-            html_part = msg.get_payload()[1]  # type: ignore[index]
+            html_part = cast(EmailMessage, msg.get_payload()[1])  # type: ignore[index]
             for pic, holder in zip(pictures, placeholders):
                 html_part.add_related(holder, maintype="image", subtype="png", cid=f"<{pic.cid}>",
                                       filename=pic.filename, disposition="inline", cte="base64")

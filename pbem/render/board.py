@@ -318,6 +318,48 @@ def _can_outline(text: str, bold: bool) -> bool:
     return all(ch in table for ch in text)
 
 
+def _tenths(n: int) -> str:
+    whole, tenth = divmod(abs(n), 10)
+    return ("-" if n < 0 else "") + (f"{whole}.{tenth}" if tenth else f"{whole}")
+
+
+@functools.lru_cache(maxsize=2048)
+def _glyph_shape(bold: bool, ch: str, size: float) -> tuple[int, int, str]:
+    """A glyph at `size`, y down: its first point and the rest as relative path data.
+
+    Points are rounded to tenths before differences are taken, so the relative steps add up
+    exactly; placing a glyph then only needs its first point formatted.
+    """
+    units = _glyphs.UNITS_PER_EM_BOLD if bold else _glyphs.UNITS_PER_EM_REGULAR
+    scale = size * 10 / units
+    ops = _glyph(bold, ch)[1]
+    if not ops:
+        return 0, 0, ""
+    coords0 = ops[0][1]
+    first = (round(coords0[0] * scale), round(-coords0[1] * scale))
+    current = start = first
+    parts: list[str] = []
+    for command, coords in ops:
+        if command == "Z":
+            parts.append("z")
+            current = start
+            continue
+        points = [
+            (round(coords[i] * scale), round(-coords[i + 1] * scale))
+            for i in range(0, len(coords), 2)
+        ]
+        if command == "M":
+            start = points[0]
+            if points[0] == first and not parts:
+                continue
+        parts.append(command.lower())
+        parts.append(
+            " ".join(f"{_tenths(px - current[0])} {_tenths(py - current[1])}" for px, py in points)
+        )
+        current = points[-1]
+    return first[0], first[1], "".join(parts)
+
+
 def _glyph_run(
     text: str, x: float, y: float, size: float, bold: bool, anchor: str, spacing: float
 ) -> str:
@@ -328,16 +370,10 @@ def _glyph_run(
     pen = x - (advance / 2 if anchor == "middle" else advance if anchor == "end" else 0)
     parts: list[str] = []
     for ch in text:
-        width, ops = _glyph(bold, ch)
-        for command, coords in ops:
-            parts.append(command)
-            parts.append(
-                " ".join(
-                    _f(pen + v * scale) if i % 2 == 0 else _f(y - v * scale)
-                    for i, v in enumerate(coords)
-                )
-            )
-        pen += width * scale + spacing
+        fx, fy, rest = _glyph_shape(bold, ch, size)
+        if rest:
+            parts.append(f"M{_f(pen + fx / 10)} {_f(y + fy / 10)}{rest}")
+        pen += _glyph(bold, ch)[0] * scale + spacing
     return "".join(parts)
 
 
