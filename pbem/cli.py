@@ -356,9 +356,60 @@ def send(config_path: Path | None) -> None:
 
     Example: pbem send
     """
+    from pbem.runner import RoundReport, Runner
+
     m = _moderator(config_path)
-    n = m.deliver()
-    click.echo(f"Delivered {n} queued mail{'s' if n != 1 else ''} to {m.config.outbox}/" if n else "Nothing to send.")
+    report = RoundReport()
+    Runner(m).send(report)
+    where = f"{m.config.smtp.get('host')}:{m.config.smtp.get('port', '')} over SMTP" if m.config.smtp else f"{m.config.outbox}/"
+    click.echo(f"Sent {report.sent} mail{'s' if report.sent != 1 else ''} to {where}"
+               + (f"; {report.retry} will be retried" if report.retry else "")
+               + (f"; {report.failed} failed for good (see pbem outbox --failed)" if report.failed else ""))
+
+
+@main.command()
+@click.option("--failed", is_flag=True, help="Only the mails that failed for good.")
+@config_option
+def outbox(failed: bool, config_path: Path | None) -> None:
+    """List outgoing mail and its state: queued, sending, sent or failed (with the reason).
+
+    Example: pbem outbox --failed
+    """
+    m = _moderator(config_path)
+    with m.store.session() as session:
+        rows = m.store.mails(session, "failed" if failed else None)
+    for r in rows:
+        extra = f"  {r.error}" if r.error else ""
+        click.echo(f"{r.id:>6}  {r.status:<8} {r.kind:<10} {r.recipient:<30} {r.subject[:50]}{extra}")
+    click.echo(f"{len(rows)} mail{'s' if len(rows) != 1 else ''}")
+
+
+@main.command()
+@click.option("--once", is_flag=True, help="Do one round and exit (for cron).")
+@click.option("--interval", type=float, default=60.0, show_default=True, help="Seconds between rounds.")
+@click.option("--worker", default=None, help="This worker's name (default: host:pid).")
+@click.option("-v", "--verbose", is_flag=True, help="Log every message and mail.")
+@config_option
+def run(once: bool, interval: float, worker: str | None, verbose: bool, config_path: Path | None) -> None:
+    """The moderator loop: fetch and ingest orders, resolve due turns, send reminders and mail.
+
+    Mail comes from [imap] (else the inbox Maildir) and goes out by [smtp] (else the outbox
+    folder). Several workers may share one PostgreSQL database.
+
+    Example: pbem run --once
+    """
+    import logging
+
+    from pbem.runner import Runner
+
+    logging.basicConfig(level=logging.INFO if verbose or not once else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    runner = Runner(_moderator(config_path), worker=worker)
+    if once:
+        report = runner.round()
+        click.echo(f"pbem run: {report}")
+        return
+    runner.forever(interval)
 
 
 @main.group()

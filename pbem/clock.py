@@ -47,3 +47,55 @@ def parse_deadline(text: str, start: datetime) -> tuple[datetime, int | None]:
             raise PbemError("a deadline span must be longer than zero")
         return start + span, int(span.total_seconds())
     return parse_moment(text), None
+
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_EVERY = re.compile(
+    r"every\s+(day|" + "|".join(_DAYS) + r")\s+(\d{1,2}):(\d{2})(?:\s+(\S+))?", re.IGNORECASE
+)
+
+
+class Schedule:
+    """When turns are due: a span after each resolution, a weekly or daily time, or one moment."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text.strip()
+        self.span = parse_span(self.text)
+        self.every = _EVERY.fullmatch(self.text)
+        self.moment: datetime | None = None
+        if self.span is None and self.every is None:
+            self.moment = parse_moment(self.text)
+        if self.every is not None and self.every.group(4):
+            from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+            try:
+                ZoneInfo(self.every.group(4))
+            except (ZoneInfoNotFoundError, ValueError):
+                raise PbemError(f"unknown time zone {self.every.group(4)!r} in {text!r} (e.g. Europe/London)") from None
+        if self.span is not None and self.span.total_seconds() <= 0:
+            raise PbemError("a deadline span must be longer than zero")
+
+    def first(self, start: datetime) -> datetime:
+        if self.moment is not None:
+            return self.moment
+        return self.next_after(start)  # type: ignore[return-value]
+
+    def next_after(self, moment: datetime) -> datetime | None:
+        """The deadline of the turn that opens at `moment` (None: a one-off deadline has passed)."""
+        if self.span is not None:
+            return moment + self.span
+        if self.every is None:
+            return None
+        from zoneinfo import ZoneInfo
+
+        day, hour, minute, zone = self.every.groups()
+        tz = ZoneInfo(zone) if zone else timezone.utc
+        local = moment.astimezone(tz)
+        for ahead in range(0, 9):
+            date = (local + timedelta(days=ahead)).date()
+            if day.lower() != "day" and _DAYS[date.weekday()] != day.lower():
+                continue
+            candidate = datetime(date.year, date.month, date.day, int(hour), int(minute), tzinfo=tz)
+            if candidate > local:
+                return candidate.astimezone(timezone.utc)
+        raise PbemError(f"cannot place the next deadline of {self.text!r}")  # pragma: no cover

@@ -22,6 +22,9 @@ TEMPLATE = """\
 address = "{address}"
 # The display name on pbem's mail.
 name = "{name}"
+# At most this many automatic replies (acknowledgements, refusals) to one address an hour,
+# so that no mail loop can start with another robot.
+max_replies_per_hour = 20
 
 [database]
 # SQLite by default. For PostgreSQL: "postgresql+psycopg://user:password@host/dbname".
@@ -34,6 +37,10 @@ maildir = "inbox"
 [outbox]
 # Every outgoing mail is written here at once as an .eml file (unless [smtp] is set).
 folder = "outbox"
+
+[reminders]
+# `pbem run` reminds players without orders this long before each deadline.
+before = ["48h", "6h"]
 
 # Real mail: uncomment to fetch orders over IMAP and send mail over SMTP.
 # [imap]
@@ -64,6 +71,8 @@ class Config:
     outbox: Path
     imap: dict[str, Any] = field(default_factory=dict)
     smtp: dict[str, Any] = field(default_factory=dict)
+    reminders: tuple[str, ...] = ("48h", "6h")
+    max_replies_per_hour: int = 20
 
     @property
     def base(self) -> Path:
@@ -103,6 +112,8 @@ def load_config(path: Path | None = None) -> Config:
         outbox=base / str(data.get("outbox", {}).get("folder", "outbox")),
         imap=dict(data.get("imap", {})),
         smtp=dict(data.get("smtp", {})),
+        reminders=tuple(str(x) for x in data.get("reminders", {}).get("before", ("48h", "6h"))),
+        max_replies_per_hour=int(mod.get("max_replies_per_hour", 20)),
     )
 
 

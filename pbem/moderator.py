@@ -23,12 +23,15 @@ from pbem.games.hare_tortoise.state import State
 from pbem.intake import Intake, IntakeResult, Stop, ingest, run_pipeline
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.outbox import eml_name, write_eml
-from pbem.reports import render
+from pbem.games.hare_tortoise.engine import turn_sequence
+from pbem.reports import render, when
 from pbem.reports.hare_tortoise import (
     RefusalContext,
+    ReminderContext,
     Seat,
     ack_context,
     board_picture,
+    order_template,
     report_context,
     welcome_context,
 )
@@ -199,6 +202,8 @@ class Moderator:
 
     def queue_ack(self, session: Session, it: Intake) -> None:
         assert it.game is not None and it.player is not None and it.msg is not None
+        if not self.may_reply(session, it.player.email):
+            return
         seat = Seat(it.player.seat, it.player.name, it.player.email, it.player.secret, it.player.timezone)
         ctx = ack_context(it.game.name, seat, it.state, it.sheet, replaced=it.replaced, received=self.now(),
                           deadline=it.game.deadline, moderator=self.config.address)
@@ -212,7 +217,7 @@ class Moderator:
                     raw=raw, msg_id=msg_id)
 
     def queue_refusal(self, session: Session, it: Intake, stop: Stop) -> None:
-        if "@" not in it.sender:
+        if "@" not in it.sender or not self.may_reply(session, it.sender):
             return
         ctx = RefusalContext(reader=it.player.name if it.player else it.sender_name, subject=it.row.subject,
                              reason=stop.reason, fix=stop.fix, moderator=self.config.address)
@@ -327,6 +332,70 @@ class Moderator:
             if record is None:
                 raise PbemError(f"turn {turn} of {name} has not been resolved")
             return game, self.store.players(session, game.id), record
+
+    # deadlines -------------------------------------------------------------------------------
+    def due_games(self) -> list[str]:
+        """Games whose current turn is due: its deadline has passed, or (for games set to resolve
+        early) every racing player's orders are in."""
+        at = self.now()
+        due = []
+        with self.store.session() as session:
+            for game in self.store.games(session):
+                if game.over or game.id is None:
+                    continue
+                if game.deadline is not None and _aware(game.deadline) <= at:
+                    due.append(game.name)
+                elif getattr(game, "early", False):
+                    state = self.engine(game).state_from_json(self.loads(game.state))
+                    racing = {r.name for r in state.runners if not r.home}
+                    players = {p.id: p.name for p in self.store.players(session, game.id)}
+                    sent = {players[pid] for pid in self.store.current_sheets(session, game.id, game.turn)}
+                    if racing <= sent:
+                        due.append(game.name)
+        return due
+
+    def queue_reminders(self, spans: Sequence[timedelta]) -> int:
+        """Remind players without orders, once per (turn, span), `span` before the deadline."""
+        at = self.now()
+        count = 0
+        with self.store.session() as session:
+            for game in self.store.games(session):
+                if game.over or game.deadline is None or game.id is None:
+                    continue
+                deadline = _aware(game.deadline)
+                if at >= deadline:
+                    continue
+                spans_due = [s for s in spans if deadline - s <= at]
+                if not spans_due:
+                    continue
+                span = min(spans_due)  # the latest reminder that is due; earlier ones are moot now
+                players = self.store.players(session, game.id)
+                sheets = self.store.current_sheets(session, game.id, game.turn)
+                state = self.engine(game).state_from_json(self.loads(game.state))
+                sequence = [state.runners[i].name for i in turn_sequence(state)]
+                for p in players:
+                    if p.id in sheets or p.name not in sequence:
+                        continue
+                    msg_id = message_id(game.name, "reminder", game.turn, p.name, int(span.total_seconds()),
+                                        domain=self.domain)
+                    if self.store.mail_exists(session, msg_id):
+                        continue
+                    ctx = ReminderContext(reader=p.name, game=game.name, turn=game.turn,
+                                          deadline=when(deadline, p.timezone), moderator=self.config.address,
+                                          template=order_template(game.name, game.turn, p.secret, sequence.count(p.name)))
+                    subject = f"Reminder: {game.name} turn {game.turn} orders are due {deadline:%a %d %b %H:%M} UTC"
+                    raw = compose(sender=self.config.address, sender_name=self.config.name, to=p.email, to_name=p.name,
+                                  subject=subject, text=render("reminder.txt.j2", ctx), date=at, msg_id=msg_id)
+                    self._queue(session, game=game, turn=game.turn, kind="reminder", to=p.email, subject=subject,
+                                raw=raw, msg_id=msg_id)
+                    count += 1
+        self.deliver()
+        return count
+
+    def may_reply(self, session: Session, address: str) -> bool:
+        """Replies to one address are rate-limited, so that no mail loop can start."""
+        since = self.now() - timedelta(hours=1)
+        return self.store.replies_since(session, address, since) < self.config.max_replies_per_hour
 
     # outgoing mail ---------------------------------------------------------------------------
     def deliver(self) -> int:

@@ -253,3 +253,14 @@ class Store:
     def mails_for_turn(self, session: Session, game_id: int, turn: int, kinds: Sequence[str]) -> list[MailRow]:
         q = select(MailRow).where(MailRow.game_id == game_id, MailRow.turn == turn, MailRow.kind.in_(kinds))  # type: ignore[attr-defined]
         return list(session.exec(q.order_by(MailRow.id)))  # type: ignore[arg-type]
+
+    def mail_exists(self, session: Session, message_id: str) -> bool:
+        return session.exec(select(MailRow.id).where(MailRow.message_id == message_id)).first() is not None
+
+    def replies_since(self, session: Session, address: str, since: datetime) -> int:
+        """Automatic replies (acknowledgements, refusals) queued to `address` since `since`."""
+        rows = session.exec(
+            select(MailRow.id).where(MailRow.recipient == address.lower(), MailRow.created_at >= since,
+                                     MailRow.kind.in_(("ack", "refusal")))  # type: ignore[attr-defined]
+        )
+        return len(list(rows))

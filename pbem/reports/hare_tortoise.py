@@ -120,6 +120,16 @@ class AckContext:
 
 
 @dataclass(frozen=True)
+class ReminderContext:
+    reader: str
+    game: str
+    turn: int
+    deadline: str
+    moderator: str
+    template: str
+
+
+@dataclass(frozen=True)
 class RefusalContext:
     reader: str
     subject: str

@@ -1,0 +1,168 @@
+"""`pbem run`: the moderator loop — fetch and ingest, resolve due turns, remind, send."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem.clock import parse_span
+from pbem.mail.imap import ImapInbox, ImapSettings
+from pbem.mail.smtp import Outgoing, SmtpSettings, send
+from pbem.moderator import Moderator
+
+log = logging.getLogger("pbem.run")
+
+
+@dataclass
+class RoundReport:
+    fetched: int = 0
+    accepted: int = 0
+    refused: int = 0
+    ignored: int = 0
+    quarantined: int = 0
+    resolved: list[str] = field(default_factory=list)
+    reminders: int = 0
+    sent: int = 0
+    retry: int = 0
+    failed: int = 0
+
+    def __str__(self) -> str:
+        parts = [f"{self.fetched} fetched"]
+        if self.fetched:
+            parts.append(f"{self.accepted} accepted, {self.refused} refused, {self.ignored} ignored, "
+                         f"{self.quarantined} quarantined")
+        parts.append(f"{len(self.resolved)} turns resolved" + (f" ({', '.join(self.resolved)})" if self.resolved else ""))
+        parts.append(f"{self.reminders} reminders")
+        parts.append(f"{self.sent} sent" + (f", {self.retry} to retry" if self.retry else "")
+                     + (f", {self.failed} failed for good" if self.failed else ""))
+        return "; ".join(parts)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Runner:
+    """One moderator worker. Several may share a PostgreSQL store: the store's unique keys and
+    row claims see to it that no message is taken in twice, no turn resolved twice, no mail
+    sent twice."""
+
+    def __init__(self, moderator: Moderator, *, worker: str | None = None, connections: int = 4) -> None:
+        self.m = moderator
+        self.worker = worker or worker_name()
+        self.connections = connections
+        config = moderator.config
+        self.inbox = ImapInbox(ImapSettings.from_config(config.imap)) if config.imap else None
+        self.smtp = SmtpSettings.from_config(config.smtp, config.address) if config.smtp else None
+
+    # the round -----------------------------------------------------------------------------
+    def round(self) -> RoundReport:
+        report = RoundReport()
+        self.fetch(report)
+        self.resolve_due(report)
+        self.remind(report)
+        self.send(report)
+        log.info("round done: %s", report)
+        return report
+
+    def forever(self, interval: float) -> None:
+        log.info("pbem run: worker %s, checking every %.0f s", self.worker, interval)
+        while True:
+            try:
+                self.round()
+            except Exception:  # noqa: BLE001 - a bad round is logged; the loop lives on
+                log.exception("round failed; trying again in %.0f s", interval)
+            if self.inbox is not None:
+                self.inbox.wait(interval)
+            else:
+                time.sleep(interval)
+
+    # steps ---------------------------------------------------------------------------------
+    def _count(self, report: RoundReport, status: str) -> None:
+        report.fetched += 1
+        if status in ("accepted", "refused", "ignored", "quarantined"):
+            setattr(report, status, getattr(report, status) + 1)
+
+    def fetch(self, report: RoundReport) -> None:
+        if self.inbox is not None:
+            def keep(uid: int, raw: bytes) -> None:
+                result = self.m.ingest(raw, f"imap:{self.m.config.imap.get('folder', 'INBOX')}/{uid}")
+                self._count(report, result.status)
+                log.info("message %s: %s — %s", uid, result.status, result.reason)
+
+            self.inbox.fetch_new(keep)
+            return
+        maildir = self.m.config.maildir
+        new = maildir / "new"
+        if not new.is_dir():
+            return
+        for path in sorted(new.iterdir()):
+            if not path.is_file():
+                continue
+            result = self.m.ingest(path.read_bytes(), str(path))
+            self._count(report, result.status)
+            log.info("%s: %s — %s", path.name, result.status, result.reason)
+            target = maildir / "cur" / (path.name + ":2,S")
+            path.rename(target)
+
+    def resolve_due(self, report: RoundReport) -> None:
+        for name in self.m.due_games():
+            try:
+                summary = self.m.resolve(name, force=True)
+            except Exception as err:  # noqa: BLE001 - another worker, or a bad game: log, go on
+                log.warning("%s: not resolved: %s", name, err)
+                continue
+            report.resolved.append(f"{name} turn {summary.turn}")
+            log.info("%s: turn %d resolved, %d reports queued", name, summary.turn, summary.mails)
+
+    def remind(self, report: RoundReport) -> None:
+        report.reminders += self.m.queue_reminders(self.reminder_spans())
+
+    def reminder_spans(self) -> list[timedelta]:
+        spans = []
+        for text in self.m.config.reminders:
+            span = parse_span(text)
+            if span is not None:
+                spans.append(span)
+        return spans
+
+    def send(self, report: RoundReport) -> None:
+        if self.smtp is None:
+            report.sent += self.m.deliver()
+            return
+        store = self.m.store
+        while True:
+            now = self.m.now()
+            claimed = store.claim_mails(self.worker, now, 500, 600)
+            if not claimed:
+                return
+            results = send(self.smtp, [Outgoing(c.id or 0, c.recipient, c.raw) for c in claimed],
+                           connections=self.connections)
+            attempts = {c.id: c.attempts for c in claimed}
+            for r in results:
+                if r.outcome == "sent":
+                    store.mark_sent(r.id, self.worker, self.m.now())
+                    report.sent += 1
+                elif r.outcome == "retry":
+                    delay = min(60 * 2 ** attempts.get(r.id, 0), 3600)
+                    store.mark_retry(r.id, self.worker, r.error, self.m.now() + timedelta(seconds=delay))
+                    report.retry += 1
+                    log.warning("mail %d: will retry in %d s: %s", r.id, delay, r.error)
+                else:
+                    store.mark_failed(r.id, self.worker, r.error)
+                    report.failed += 1
+                    log.error("mail %d: failed for good: %s", r.id, r.error)
+            if report.retry or report.failed:
+                return
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+__all__ = ["RoundReport", "Runner", "worker_name", "Path"]
