@@ -73,9 +73,8 @@ def main() -> None:
     start = time.perf_counter()
     t = time.perf_counter()
     statuses: dict[str, int] = {}
-    for raw in mails:
-        status = m.ingest(raw).status
-        statuses[status] = statuses.get(status, 0) + 1
+    for result in m.ingest_many((raw, f"wave/{n}") for n, raw in enumerate(mails)):
+        statuses[result.status] = statuses.get(result.status, 0) + 1
     ingest_s = time.perf_counter() - t
     print(f"ingest:  {len(mails)} mails in {ingest_s:.1f} s = {len(mails) / ingest_s:,.0f} mails/s {statuses}", flush=True)
 

@@ -191,16 +191,23 @@ def ingest(paths: tuple[Path, ...], config_path: Path | None) -> None:
         else:
             raise click.ClickException(f"no such file or folder: {p}")
     counts: dict[str, int] = {}
+    try:
+        _ingest_items(m, items, counts)
+    finally:
+        m.deliver()
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
+    click.echo(f"Ingested {len(items)} message{'s' if len(items) != 1 else ''}: {summary}")
+
+
+def _ingest_items(m: Moderator, items: list[tuple[str, bytes, Path | None]], counts: dict[str, int]) -> None:
     for n, (source, raw, maildir_new) in enumerate(items, start=1):
-        result = m.ingest(raw, source)
+        result = m.ingest(raw, source, deliver=False)
         counts[result.status] = counts.get(result.status, 0) + 1
         who = f" {result.player} in {result.game}" if result.player else (f" {result.game}" if result.game else "")
         click.echo(f"[{n}/{len(items)}] {Path(source).name}: {result.status}{who} — {result.reason}")
         if maildir_new is not None:
             # Maildir: a message taken in moves from new/ to cur/ with the Seen flag
             maildir_new.rename(maildir_new.parent.parent / "cur" / (maildir_new.name + ":2,S"))
-    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
-    click.echo(f"Ingested {len(items)} message{'s' if len(items) != 1 else ''}: {summary}")
 
 
 @main.command()

@@ -217,7 +217,7 @@ def store_raw(m: Moderator, raw: bytes, source: str) -> MessageRow | None:
     return m.store.add_message(MessageRow(message_id=key[:990], raw=raw, source=source, received_at=m.now()))
 
 
-def run_pipeline(m: Moderator, row: MessageRow) -> IntakeResult:
+def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
     it = Intake(row=row)
     row_id = row.id
@@ -243,17 +243,19 @@ def run_pipeline(m: Moderator, row: MessageRow) -> IntakeResult:
             fresh.status, fresh.step, fresh.reason, fresh.traceback = "quarantined", step_name, tb.strip().splitlines()[-1], tb
             session.add(fresh)
             row = fresh
-    m.deliver()
+    if deliver:
+        m.deliver()
     game = it.game.name if it.game and row.status != "quarantined" else None
     player = it.player.name if it.player and row.status != "quarantined" else None
     return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
 
 
-def ingest(m: Moderator, raw: bytes, source: str = "") -> IntakeResult:
+def ingest(m: Moderator, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
+    """Take in one message; `deliver=False` leaves the replies queued for one delivery later."""
     row = store_raw(m, raw, source)
     if row is None:
         return IntakeResult(None, "duplicate", "a message with this Message-ID was taken in before", "store-raw")
-    return run_pipeline(m, row)
+    return run_pipeline(m, row, deliver=deliver)
 
 
 def sent_at(msg: EmailMessage) -> datetime | None:

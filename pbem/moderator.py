@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets as secrets_module
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -177,14 +177,17 @@ class Moderator:
             }
 
     # intake ----------------------------------------------------------------------------------
-    def ingest(self, raw: bytes, source: str = "") -> IntakeResult:
-        return ingest(self, raw, source)
+    def ingest(self, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
+        return ingest(self, raw, source, deliver=deliver)
 
-    def ingest_paths(self, paths: Iterable[Path]) -> list[IntakeResult]:
-        results = []
-        for path in paths:
-            results.append(self.ingest(path.read_bytes(), str(path)))
-        return results
+    def ingest_many(self, items: Iterable[tuple[bytes, str]]) -> Iterator[IntakeResult]:
+        """Take in many messages, delivering the replies once at the end (each message is still
+        stored and processed in transactions of its own)."""
+        try:
+            for raw, source in items:
+                yield self.ingest(raw, source, deliver=False)
+        finally:
+            self.deliver()
 
     def quarantined(self) -> list[MessageRow]:
         with self.store.session() as session:

@@ -91,7 +91,7 @@ class Runner:
     def fetch(self, report: RoundReport) -> None:
         if self.inbox is not None:
             def keep(uid: int, raw: bytes) -> None:
-                result = self.m.ingest(raw, f"imap:{self.m.config.imap.get('folder', 'INBOX')}/{uid}")
+                result = self.m.ingest(raw, f"imap:{self.m.config.imap.get('folder', 'INBOX')}/{uid}", deliver=False)
                 self._count(report, result.status)
                 log.info("message %s: %s — %s", uid, result.status, result.reason)
 
@@ -104,7 +104,7 @@ class Runner:
         for path in sorted(new.iterdir()):
             if not path.is_file():
                 continue
-            result = self.m.ingest(path.read_bytes(), str(path))
+            result = self.m.ingest(path.read_bytes(), str(path), deliver=False)
             self._count(report, result.status)
             log.info("%s: %s — %s", path.name, result.status, result.reason)
             target = maildir / "cur" / (path.name + ":2,S")

@@ -5,14 +5,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, event
-from sqlalchemy.engine import Engine
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
+from pbem import migrations
 from pbem.errors import PbemError
 
 
@@ -110,11 +111,15 @@ class MailRow(SQLModel, table=True):
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
-    status: str = Field(default="queued", index=True)  # queued, sent, failed
-    attempts: int = 0
+    status: str = Field(default="queued", index=True)  # queued, sending, sent, failed
+    attempts: int = 0  # claims (Store.claim_mails) and deliveries so far
     error: str = ""
     sent_at: datetime | None = None
     path: str = ""  # where the embedded transport wrote it
+    # Since migration 0002: a sender claims a mail before sending it (see Store.claim_mails).
+    claimed_by: str = Field(default="", sa_column_kwargs={"server_default": ""})  # "" when nobody has it
+    claimed_at: datetime | None = None
+    next_attempt_at: datetime | None = None  # a queued mail waits until then (after a failed attempt)
 
 
 def message_key(message_id: str | None, raw: bytes) -> str:
@@ -122,6 +127,11 @@ def message_key(message_id: str | None, raw: bytes) -> str:
     if message_id and message_id.strip():
         return message_id.strip()
     return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def _utc(moment: datetime) -> datetime:
+    """An aware UTC moment; a naive one is taken to be UTC already."""
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -142,7 +152,10 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
     def create(self) -> None:
-        SQLModel.metadata.create_all(self.engine)
+        """Bring the database to the newest schema (alembic upgrade to head, see pbem.migrations):
+        creates the tables of an empty one, stamps one made by pbem 0.1's create_all, and costs one
+        query when it is up to date already."""
+        migrations.upgrade(self.engine)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -159,9 +172,27 @@ class Store:
     def game(self, session: Session, name: str) -> GameRow:
         row = session.exec(select(GameRow).where(GameRow.name == name)).first()
         if row is None:
-            names = self.game_names(session)
-            known = f"; games: {', '.join(names)}" if names else "; there are no games yet (pbem new-game)"
-            raise PbemError(f"no game called {name!r}{known}")
+            raise self._no_game(session, name)
+        return row
+
+    def _no_game(self, session: Session, name: str) -> PbemError:
+        names = self.game_names(session)
+        known = f"; games: {', '.join(names)}" if names else "; there are no games yet (pbem new-game)"
+        return PbemError(f"no game called {name!r}{known}")
+
+    def lock_game(self, session: Session, name: str) -> GameRow:
+        """The game, locked until the session's transaction ends, for resolving a turn.
+
+        PostgreSQL: SELECT ... FOR UPDATE, so a second worker resolving the same game waits here
+        and then reads the turn the first one wrote. SQLite: a plain select (SQLite has no row
+        locks; one writer at a time, and turn's unique (game_id, turn) refuses a second
+        resolution). The row is read afresh even if the session had it already."""
+        q = select(GameRow).where(GameRow.name == name).execution_options(populate_existing=True)
+        if session.get_bind().dialect.name == "postgresql":
+            q = q.with_for_update()
+        row = session.exec(q).first()
+        if row is None:
+            raise self._no_game(session, name)
         return row
 
     def find_game(self, session: Session, name: str) -> GameRow | None:
@@ -174,11 +205,11 @@ class Store:
         return list(session.exec(select(GameRow).order_by(GameRow.name)))
 
     def players(self, session: Session, game_id: int) -> list[PlayerRow]:
-        return list(session.exec(select(PlayerRow).where(PlayerRow.game_id == game_id).order_by(PlayerRow.seat)))
+        return list(session.exec(select(PlayerRow).where(PlayerRow.game_id == game_id).order_by(col(PlayerRow.seat))))
 
     def games_of_address(self, session: Session, address: str) -> list[GameRow]:
         rows = session.exec(
-            select(GameRow).join(PlayerRow, PlayerRow.game_id == GameRow.id).where(PlayerRow.email == address.lower())
+            select(GameRow).join(PlayerRow, col(PlayerRow.game_id) == GameRow.id).where(PlayerRow.email == address.lower())
         )
         return list(rows)
 
@@ -264,3 +295,71 @@ class Store:
                                      MailRow.kind.in_(("ack", "refusal")))  # type: ignore[attr-defined]
         )
         return len(list(rows))
+
+    def claim_mails(self, worker: str, now: datetime, limit: int = 10, lease_seconds: float = 300) -> list[MailRow]:
+        """Claim up to `limit` mails for `worker` to send, oldest first, in one transaction of its own.
+
+        Claimable: 'queued' with next_attempt_at unset or <= now, and 'sending' whose claim is
+        older than `lease_seconds` (its worker died). Each becomes 'sending', claimed_by=worker,
+        claimed_at=now, attempts+1, and is returned (detached, ordered by id). Two workers never
+        get the same mail: PostgreSQL picks rows with SELECT ... FOR UPDATE SKIP LOCKED; SQLite
+        claims with a single UPDATE ... WHERE id IN (SELECT ...) RETURNING, which holds the
+        database's write lock from start to end. Finish each with mark_sent, mark_retry or
+        mark_failed."""
+        if not worker:
+            raise ValueError("a worker needs a name to claim mail")
+        if limit <= 0:
+            return []
+        now = _utc(now)
+        stale = now - timedelta(seconds=lease_seconds)
+        claimable = or_(
+            and_(col(MailRow.status) == "queued",
+                 or_(col(MailRow.next_attempt_at).is_(None), col(MailRow.next_attempt_at) <= now)),
+            and_(col(MailRow.status) == "sending",
+                 or_(col(MailRow.claimed_at).is_(None), col(MailRow.claimed_at) <= stale)),
+        )
+        pick = select(MailRow.id).where(claimable).order_by(col(MailRow.id)).limit(limit)
+        claim = update(MailRow).values(status="sending", claimed_by=worker, claimed_at=now,
+                                       attempts=col(MailRow.attempts) + 1)
+        with self.session() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                ids = list(session.exec(pick.with_for_update(skip_locked=True)))
+                if not ids:
+                    return []
+                claim = claim.where(col(MailRow.id).in_(ids))
+            else:
+                claim = claim.where(col(MailRow.id).in_(pick.scalar_subquery()))
+            rows = list(session.scalars(claim.returning(MailRow), execution_options={"synchronize_session": False}))
+            for row in rows:
+                session.expunge(row)
+        return sorted(rows, key=lambda r: r.id or 0)
+
+    def _finish(self, mail_id: int, worker: str, **values: Any) -> bool:
+        """Update a mail only while `worker` still holds its claim; True when it did."""
+        q = update(MailRow).where(
+            col(MailRow.id) == mail_id, col(MailRow.status) == "sending", col(MailRow.claimed_by) == worker
+        ).values(**values)
+        with self.session() as session:
+            result = session.execute(q, execution_options={"synchronize_session": False})
+            assert isinstance(result, CursorResult)
+            return result.rowcount == 1
+
+    def mark_sent(self, mail_id: int, worker: str, now: datetime, *, path: str | None = None) -> bool:
+        """The claimed mail went out: status 'sent', sent_at=now (and where it was written, if
+        given). False, changing nothing, when `worker` no longer holds the claim (the lease ran
+        out and another worker took it over)."""
+        values: dict[str, Any] = {"status": "sent", "sent_at": _utc(now), "error": ""}
+        if path is not None:
+            values["path"] = path
+        return self._finish(mail_id, worker, **values)
+
+    def mark_retry(self, mail_id: int, worker: str, error: str, next_attempt_at: datetime | None) -> bool:
+        """Sending failed for now: back to 'queued', unclaimed, held until next_attempt_at (None:
+        at once), with the error kept. False when `worker` no longer holds the claim."""
+        return self._finish(mail_id, worker, status="queued", error=error, claimed_by="", claimed_at=None,
+                            next_attempt_at=_utc(next_attempt_at) if next_attempt_at is not None else None)
+
+    def mark_failed(self, mail_id: int, worker: str, error: str) -> bool:
+        """Sending failed for good: status 'failed' with the error. False when `worker` no longer
+        holds the claim."""
+        return self._finish(mail_id, worker, status="failed", error=error)

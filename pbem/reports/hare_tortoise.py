@@ -13,7 +13,7 @@ from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
 from pbem.games.hare_tortoise.state import Must, State
 from pbem.orders.model import OrderSheet
-from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png, board_svg
+from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.reports import render, when
 
 
@@ -151,8 +151,9 @@ def board_picture(state: State, slots: Sequence[Slot], *, title: str, subtitle: 
         for s in slots
         if s.to_square != s.from_square
     ]
-    svg = board_svg(squares_info(state), runners, moves=moves, title=title, subtitle=subtitle)
-    return svg, board_png(svg)
+    squares = squares_info(state)
+    svg = board_svg(squares, runners, moves=moves, title=title, subtitle=subtitle)
+    return svg, board_png_layers(squares, runners, moves=moves, title=title, subtitle=subtitle)
 
 
 def _sequence(state: State) -> list[str]:
