@@ -18,6 +18,7 @@ from email.parser import BytesParser
 from email.policy import compat32
 from email.utils import parseaddr
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from pbem.moderator import Moderator
 
 _GAME_LINE = re.compile(r"^\s*game\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE | re.MULTILINE)
+_TIMEZONE_LINE = re.compile(r"^\s*time\s*zone\s*:?\s*([A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*)\s*$", re.IGNORECASE | re.MULTILINE)
 _SECRET_LINE = re.compile(r"^\s*secret\s*:?\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -156,6 +158,20 @@ def find_player(m: Moderator, session: Session, it: Intake) -> None:
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
 
 
+def player_settings(m: Moderator, session: Session, it: Intake) -> None:
+    """A `TIMEZONE <zone>` line sets the player's own time zone for deadlines."""
+    assert it.player is not None
+    found = _TIMEZONE_LINE.search(it.text)
+    if found is None:
+        return
+    try:
+        ZoneInfo(found.group(1))
+    except (ZoneInfoNotFoundError, ValueError):
+        return  # an unknown zone is reported back as an ignored line
+    it.player.timezone = found.group(1)
+    session.add(it.player)
+
+
 def parse_orders(m: Moderator, session: Session, it: Intake) -> None:
     assert it.game is not None
     game = m.engine(it.game)
@@ -191,6 +207,7 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("take-text", take_text),
     ("find-game", find_game),
     ("find-player", find_player),
+    ("player-settings", player_settings),
     ("parse-orders", parse_orders),
     ("check-turn", check_turn),
     ("store-sheet", store_sheet),

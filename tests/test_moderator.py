@@ -323,3 +323,9 @@ def test_outbox_rows_match_files(gm: Path) -> None:
     with m.store.session() as session:
         rows: list[MailRow] = m.store.mails(session)
     assert all(r.status == "sent" and Path(r.path).read_bytes() == r.raw for r in rows)
+
+
+def test_a_player_sets_their_time_zone_by_mail(gm: Path) -> None:
+    body = "GAME race\nSECRET AAA-111\nTIMEZONE Asia/Kolkata\nMOVE: TO 5\n"
+    ingest(gm, order_mail("ann@example.org", body, mid="tz@x"), "tz.eml")
+    assert "Deadline: Fri 27 Nov 2026 09:00 UTC (Asia/Kolkata: Fri 27 Nov 14:30)" in text_of(outbox(gm)[-1])
