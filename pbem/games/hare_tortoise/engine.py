@@ -41,7 +41,7 @@ _CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (
 )
 _NONE, _EAT, _LEAVE = 0, 1, 2
 _MUST = (Must.NONE, Must.EAT, Must.LEAVE)
-_MUST_CODE = {m: code for code, m in enumerate(_MUST)}
+_M_NONE, _M_EAT = Must.NONE, Must.EAT
 _FALSE = "the condition is false"
 # Records are built with tuple.__new__ directly: a NamedTuple's own __new__ costs a Python call,
 # and the engine builds one or more records per slot.
@@ -119,7 +119,8 @@ class _Turn:
         names, sq, car, let, place, must, skip = zip(*rs)
         self.names, self.sq, self.car, self.let = names, list(sq), list(car), list(let)
         self.place, self.skip = list(place), list(skip)
-        self.must = [_MUST_CODE[m] for m in must]
+        # Enum members hash through Python code: compare by identity instead.
+        self.must = [0 if m is _M_NONE else 1 if m is _M_EAT else 2 for m in must]
         occ = self.occ = [0] * (HOME + 1)
         for s in sq:
             occ[s] += 1
@@ -313,7 +314,7 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
             lines.append(f"    if {condition_source(alt.condition)}:")
             pad = "        "
         lines += [
-            f"{pad}m = A{n}(t, i)",
+            f"{pad}m = {_action_source(alt.action, n, namespace)}",
             f"{pad}if m.__class__ is tuple:",
             f"{pad}    tried.append(_new(Tried, ({n}, T{n}, 'taken', '')))",
             f"{pad}    return m, tried",
@@ -324,6 +325,22 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
     lines.append("    return None, tried")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from typed orders only
     return namespace["chain"]  # type: ignore[return-value]
+
+
+def _action_source(action: Action, n: int, namespace: dict[str, object]) -> str:
+    """The commonest actions inline (one call fewer each); the rest through their closure."""
+    kind = action.kind
+    if kind is ActionKind.HOME:
+        return f"t.forward(i, {HOME})"
+    if kind is ActionKind.ADVANCE and action.distance:
+        namespace[f"R{n}"] = f"{action.distance} squares ahead is past HOME"
+        d = action.distance
+        return f"t.forward(i, sq[i] + {d}) if sq[i] + {d} <= {HOME} else R{n}"
+    if kind is ActionKind.BACK:
+        return "t.back(i)"
+    if kind is ActionKind.STAY:
+        return f"t.stay(i, {action.give})"
+    return f"A{n}(t, i)"
 
 
 def _compiled(chain: Chain, tab: _Tables) -> Compiled:
@@ -374,11 +391,12 @@ class _Plan:
 
 def turn_sequence(state: State) -> list[int]:
     """The seats in slot order for the state's turn: racing runners from the first mover, then it again."""
-    n = len(state.runners)
-    order = [(state.first + k) % n for k in range(n)]
-    seats = [s for s in order if not state.runners[s].home]
-    if seats and seats[0] == state.first:
-        seats.append(state.first)
+    runners = state.runners
+    n = len(runners)
+    first = state.first
+    seats = [s for s in (*range(first, n), *range(first)) if runners[s][1] != HOME]  # [1]: the square
+    if seats and seats[0] == first:
+        seats.append(first)
     return seats
 
 
