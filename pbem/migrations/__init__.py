@@ -20,6 +20,9 @@ then set HEAD below to its revision id; tests/test_migrations.py checks the two 
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,7 +48,7 @@ def alembic_config(connection: Connection | None = None, url: str | None = None)
     """An alembic Config made in code, its scripts in this package."""
     from alembic.config import Config
 
-    cfg = Config()
+    cfg = Config(stdout=sys.stdout)  # the current one (alembic's default is bound at import)
     cfg.set_main_option("script_location", str(FOLDER).replace("%", "%%"))
     if url is not None:
         cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -96,8 +99,41 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     if revision in ("head", HEAD) and current_revision(engine) == HEAD:
         return
     from alembic import command
+
+    with _migrating(engine) as (conn, cfg):
+        version = _version_in(conn)
+        if version is None:
+            legacy = _legacy_revision(conn)
+            if legacy is not None:
+                command.stamp(cfg, legacy)
+        if not (revision in ("head", HEAD) and version == HEAD):
+            _run(command.upgrade, cfg, revision, version)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database back to `revision` ("base": no tables). For tests and emergencies; an
+    older pbem does not do this by itself."""
+    from alembic import command
+
+    with _migrating(engine) as (conn, cfg):
+        _run(command.downgrade, cfg, revision, _version_in(conn))
+
+
+def _run(step: Callable[[Config, str], None], cfg: Config, revision: str, version: str | None) -> None:
     from alembic.util.exc import CommandError
 
+    try:
+        step(cfg, revision)
+    except CommandError as err:
+        raise PbemError(
+            f"can't migrate the database (at revision {version}) to {revision}: {err}. "
+            "A revision this pbem doesn't know means the database was upgraded by a newer pbem."
+        ) from None
+
+
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[tuple[Connection, Config]]:
+    """One connection in one transaction, holding the migration lock, committed at the end."""
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as conn:
         if sqlite:
@@ -107,23 +143,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             conn.commit()
         try:
             if sqlite:
-                conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock: one upgrader at a time
+                conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock: one migrator at a time
             else:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
-            cfg = alembic_config(conn)
-            version = _version_in(conn)
-            if version is None:
-                legacy = _legacy_revision(conn)
-                if legacy is not None:
-                    command.stamp(cfg, legacy)
-            if not (revision in ("head", HEAD) and version == HEAD):
-                try:
-                    command.upgrade(cfg, revision)
-                except CommandError as err:
-                    raise PbemError(
-                        f"can't upgrade the database (at revision {version}) to {revision}: {err}. "
-                        "A revision this pbem doesn't know means the database was upgraded by a newer pbem."
-                    ) from None
+            yield conn, alembic_config(conn)
             if sqlite:
                 broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:
