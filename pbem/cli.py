@@ -134,20 +134,23 @@ if TYPE_CHECKING:
               help="A player, in seat order (2 to 6).")
 @click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: random).")
 @click.option("--deadline", default=None,
-              help="Turn deadline: a span such as 7d or 72h (every turn), or a moment such as '2026-11-27 18:00'.")
+              help="Turn deadlines: a span such as 7d or 72h (each turn), a schedule such as "
+                   "'every Friday 18:00 Europe/London', or one moment such as '2026-11-27 18:00'.")
 @click.option("--secret", "secrets", multiple=True, metavar="NAME=TOKEN", help="Set a player's secret (default: random).")
 @click.option("--timezone", "zones", multiple=True, metavar="NAME=ZONE",
               help="A player's time zone for deadlines, e.g. Ann=Europe/London.")
+@click.option("--early", is_flag=True, help="Resolve a turn as soon as every player's orders are in.")
 @config_option
 def new_game(name: str, game_name: str, rules: str | None, players: tuple[str, ...], seed: int | None,
-             deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], config_path: Path | None) -> None:
+             deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
+             config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
     Example: pbem new-game race-7 --player Ann=ann@example.org --player Bob=bob@example.org --deadline 7d
     """
     m = _moderator(config_path)
     row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones), seed=seed,
-                     deadline=deadline)
+                     deadline=deadline, early=early)
     click.echo(f"Created {row.name}: {row.game} ({row.rules}), {len(players)} players, seed {row.seed}")
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 

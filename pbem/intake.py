@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session
 
+from pbem.faults import checkpoint
 from pbem.mail.text import classify, extract_orders_text, parse_message
 from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, message_key
 
@@ -228,10 +229,12 @@ def _message_id(raw: bytes) -> str:
 _HEADERS_ONLY = BytesParser(policy=compat32)
 
 
-def store_raw(m: Moderator, raw: bytes, source: str) -> MessageRow | None:
-    """Step one, in its own transaction: keep the bytes. None when the Message-ID is known."""
-    key = message_key(_message_id(raw), raw)
-    return m.store.add_message(MessageRow(message_id=key[:990], raw=raw, source=source, received_at=m.now()))
+def store_raw(m: Moderator, raw: bytes, source: str) -> tuple[MessageRow | None, str]:
+    """Step one, in its own transaction: keep the bytes. (None, key) when the Message-ID is known."""
+    key = message_key(_message_id(raw), raw)[:990]
+    row = m.store.add_message(MessageRow(message_id=key, raw=raw, source=source, received_at=m.now()))
+    checkpoint("after-store-raw")
+    return row, key
 
 
 def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
@@ -252,6 +255,7 @@ def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> Inta
                     m.queue_refusal(session, it, stop)
             row.traceback = ""
             session.add(row)
+        checkpoint("after-intake")
     except Exception:  # noqa: BLE001 - a crash in any step quarantines the message, the run goes on
         tb = traceback.format_exc()
         with m.store.session() as session:
@@ -269,10 +273,26 @@ def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> Inta
 
 def ingest(m: Moderator, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
     """Take in one message; `deliver=False` leaves the replies queued for one delivery later."""
-    row = store_raw(m, raw, source)
+    row, key = store_raw(m, raw, source)
     if row is None:
+        with m.store.session() as session:
+            known = m.store.message_seen(session, key)
+            if known is not None and known.status == "new":
+                # stored, but the process died before the pipeline ran: finish it now
+                session.expunge(known)
+                return run_pipeline(m, known, deliver=deliver)
         return IntakeResult(None, "duplicate", "a message with this Message-ID was taken in before", "store-raw")
     return run_pipeline(m, row, deliver=deliver)
+
+
+def recover(m: Moderator) -> list[IntakeResult]:
+    """Finish every stored message whose pipeline never ran (the process died right after
+    storing it), whether or not the mail server offers it again."""
+    with m.store.session() as session:
+        pending = m.store.messages(session, "new")
+        for row in pending:
+            session.expunge(row)
+    return [run_pipeline(m, row, deliver=False) for row in pending]
 
 
 def sent_at(msg: EmailMessage) -> datetime | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets as secrets_module
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from sqlmodel import Session
 from pbem import clock
 from pbem.config import Config
 from pbem.errors import PbemError
+from pbem.faults import checkpoint
 from pbem.games import find_game
 from pbem.games.base import Game
 from pbem.games.chance import SeededChance
@@ -100,7 +102,7 @@ class Moderator:
 
     # games -----------------------------------------------------------------------------------
     def new_game(self, name: str, *, game: str, rules: str | None, players: Sequence[PlayerSpec], seed: int | None,
-                 deadline: str | None) -> GameRow:
+                 deadline: str | None, early: bool = False) -> GameRow:
         if not name or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
             raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
         engine = find_game(game)
@@ -117,13 +119,15 @@ class Moderator:
         seed = secrets_module.randbelow(2**31) if seed is None else seed
         state = engine.new_state([p.name for p in players], ruleset=ruleset, seed=seed)
         start = self.now()
-        due, interval = clock.parse_deadline(deadline, start) if deadline else (None, None)
+        schedule = clock.Schedule(deadline) if deadline else None
+        due = schedule.first(start) if schedule else None
+        interval = int(schedule.span.total_seconds()) if schedule and schedule.span else None
         with self.store.session() as session:
             if self.store.find_game(session, name) is not None:
                 raise PbemError(f"a game called {name!r} exists already; choose another name")
             row = GameRow(name=name, game=engine.name, rules=getattr(state, "ruleset", ruleset), seed=seed,
                           state=self.dumps(engine.state_to_json(state)), deadline=due, interval_seconds=interval,
-                          created_at=start)
+                          schedule=schedule.text if schedule else "", early=early, created_at=start)
             session.add(row)
             session.flush()
             assert row.id is not None
@@ -238,7 +242,7 @@ class Moderator:
         """Resolve the current turn once: position, resolutions, turn record and mail in one transaction."""
         at = self.now()
         with self.store.session() as session:
-            game = self.store.game(session, name)
+            game = self.store.lock_game(session, name)
             assert game.id is not None
             if turn is not None and turn != game.turn:
                 if turn < game.turn:
@@ -268,8 +272,8 @@ class Moderator:
             if preview:
                 session.rollback()
                 return TurnSummary(name, game.turn, at, after, outcome.resolutions, 0, True)
-            interval = timedelta(seconds=game.interval_seconds) if game.interval_seconds else None
-            next_deadline = None if engine.is_over(after) else (at + interval if interval else None)
+            schedule = clock.Schedule(game.schedule) if game.schedule else None
+            next_deadline = None if engine.is_over(after) or schedule is None else schedule.next_after(at)
             record = TurnRow(game_id=game.id, turn=game.turn, resolved_at=at, deadline=next_deadline,
                              before=game.state, after=self.dumps(engine.state_to_json(after)),
                              resolutions=self.dumps([engine.resolution_to_json(r) for r in outcome.resolutions]),
@@ -286,6 +290,8 @@ class Moderator:
             game.deadline = next_deadline
             session.add(game)
             resolved = TurnSummary(name, record.turn, at, after, outcome.resolutions, mails, False)
+            checkpoint("before-resolve-commit")
+        checkpoint("after-resolve-commit")
         self.deliver()
         return resolved
 
@@ -348,7 +354,7 @@ class Moderator:
                     continue
                 if game.deadline is not None and _aware(game.deadline) <= at:
                     due.append(game.name)
-                elif getattr(game, "early", False):
+                elif game.early:
                     state = self.engine(game).state_from_json(self.loads(game.state))
                     racing = {r.name for r in state.runners if not r.home}
                     players = {p.id: p.name for p in self.store.players(session, game.id)}
@@ -406,6 +412,15 @@ class Moderator:
         becomes an .eml file in the outbox folder. Returns how many were delivered."""
         if self.config.smtp:
             return 0  # sent by `pbem send` / `pbem run` over SMTP
+        if self.store.engine.dialect.name != "sqlite":
+            # several workers may share this store: claim each mail before writing it
+            worker = f"outbox:{os.getpid()}"
+            claimed = self.store.claim_mails(worker, self.now(), 100000, 600)
+            for mail in claimed:
+                assert mail.id is not None
+                path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
+                self.store.mark_sent(mail.id, worker, self.now(), path=str(path))
+            return len(claimed)
         with self.store.session() as session:
             queued = self.store.mails(session, "queued")
             for mail in queued:

@@ -11,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.clock import parse_span
+from pbem.faults import checkpoint
+from pbem.intake import recover
 from pbem.mail.imap import ImapInbox, ImapSettings
 from pbem.mail.smtp import Outgoing, SmtpSettings, send
 from pbem.moderator import Moderator
@@ -89,6 +91,9 @@ class Runner:
             setattr(report, status, getattr(report, status) + 1)
 
     def fetch(self, report: RoundReport) -> None:
+        for result in recover(self.m):
+            self._count(report, result.status)
+            log.info("recovered message %s: %s — %s", result.message, result.status, result.reason)
         if self.inbox is not None:
             def keep(uid: int, raw: bytes) -> None:
                 result = self.m.ingest(raw, f"imap:{self.m.config.imap.get('folder', 'INBOX')}/{uid}", deliver=False)
@@ -141,6 +146,7 @@ class Runner:
             claimed = store.claim_mails(self.worker, now, 500, 600)
             if not claimed:
                 return
+            checkpoint("after-claim")
             results = send(self.smtp, [Outgoing(c.id or 0, c.recipient, c.raw) for c in claimed],
                            connections=self.connections)
             attempts = {c.id: c.attempts for c in claimed}

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
+from sqlalchemy import false as sa_false
 from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
@@ -33,6 +34,8 @@ class GameRow(SQLModel, table=True):
     over: bool = False
     deadline: datetime | None = None  # of the current turn, UTC
     interval_seconds: int | None = None  # each later turn's deadline is this long after resolution
+    schedule: str = Field(default="", sa_column_kwargs={"server_default": ""})  # the deadline rule
+    early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})  # resolve once all orders are in
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -90,6 +90,9 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
     """A database as pbem 0.1 made it: SQLModel.metadata.create_all, no alembic_version; without
     0002's columns unless `with_claims` (create_all by a build that had them)."""
     SQLModel.metadata.create_all(engine)
+    with engine.begin() as conn:
+        for column in ("schedule", "early"):  # 0003's, which no create_all database ever had
+            conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
     if not with_claims:
         with engine.begin() as conn:
             for column in NEW_MAIL_COLUMNS:
@@ -246,4 +249,4 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0001 -> 0002 (head)" in out and "<base> -> 0001" in out
+    assert "0002 -> 0003 (head)" in out and "0001 -> 0002" in out and "<base> -> 0001" in out

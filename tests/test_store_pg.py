@@ -283,8 +283,9 @@ def campaign(url: str, root: Path) -> dict[str, Any]:
     root.mkdir()
     config = Config(path=root / "pbem.toml", address="gm@pbem.example", name="pbem", database_url=url,
                     maildir=root / "inbox", outbox=root / "outbox")
-    clock = iter(NOW + timedelta(minutes=i) for i in range(1000))
-    m = Moderator(config, now=lambda: next(clock))
+    # One fixed moment: the two stores read the clock a different number of times (PostgreSQL
+    # claims each outgoing mail before writing it), and what they keep must still compare.
+    m = Moderator(config, now=lambda: NOW)
     m.store.create()
     try:
         players = [PlayerSpec("Ann", "ann@example.org", "AAA-111"), PlayerSpec("Bob", "bob@example.net", "BBB-222"),

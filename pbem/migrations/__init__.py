@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0002"
+HEAD = "0003"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent
@@ -91,6 +91,9 @@ def _legacy_revision(conn: Connection) -> str | None:
             f"{VERSION_TABLE} table: pbem can't tell what it is. Restore it from a backup, or start a new one."
         )
     columns = {c["name"] for c in inspect(conn).get_columns("mail")}
+    game_columns = {c["name"] for c in inspect(conn).get_columns("game")}
+    if "schedule" in game_columns:
+        return "0003"
     return "0002" if "claimed_by" in columns else "0001"
 
 

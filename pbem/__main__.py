@@ -1,0 +1,5 @@
+"""`python -m pbem`: the command line."""
+
+from pbem.cli import main
+
+main()
