@@ -12,7 +12,7 @@ import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import compat32
@@ -277,22 +277,31 @@ def ingest(m: Moderator, raw: bytes, source: str = "", *, deliver: bool = True) 
     if row is None:
         with m.store.session() as session:
             known = m.store.message_seen(session, key)
-            if known is not None and known.status == "new":
-                # stored, but the process died before the pipeline ran: finish it now
-                session.expunge(known)
-                return run_pipeline(m, known, deliver=deliver)
+        if known is not None and known.status == "new":
+            # stored, but the pipeline never finished: if its worker is gone, finish it now
+            claimed = m.store.claim_stale_message(known.id or 0, m.now() - STALE_AFTER, m.now())
+            if claimed is not None:
+                return run_pipeline(m, claimed, deliver=deliver)
         return IntakeResult(None, "duplicate", "a message with this Message-ID was taken in before", "store-raw")
     return run_pipeline(m, row, deliver=deliver)
+
+
+#: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
+#: the pipeline right after storing it, in well under a second)
+STALE_AFTER = timedelta(minutes=2)
 
 
 def recover(m: Moderator) -> list[IntakeResult]:
     """Finish every stored message whose pipeline never ran (the process died right after
     storing it), whether or not the mail server offers it again."""
     with m.store.session() as session:
-        pending = m.store.messages(session, "new")
-        for row in pending:
-            session.expunge(row)
-    return [run_pipeline(m, row, deliver=False) for row in pending]
+        pending = [r.id or 0 for r in m.store.messages(session, "new")]
+    results = []
+    for message in pending:
+        claimed = m.store.claim_stale_message(message, m.now() - STALE_AFTER, m.now())
+        if claimed is not None:
+            results.append(run_pipeline(m, claimed, deliver=False))
+    return results
 
 
 def sent_at(msg: EmailMessage) -> datetime | None:

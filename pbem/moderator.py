@@ -343,7 +343,7 @@ class Moderator:
             return game, self.store.players(session, game.id), record
 
     # deadlines -------------------------------------------------------------------------------
-    def due_games(self) -> list[str]:
+    def due_games(self) -> list[tuple[str, int]]:
         """Games whose current turn is due: its deadline has passed, or (for games set to resolve
         early) every racing player's orders are in."""
         at = self.now()
@@ -353,14 +353,14 @@ class Moderator:
                 if game.over or game.id is None:
                     continue
                 if game.deadline is not None and _aware(game.deadline) <= at:
-                    due.append(game.name)
+                    due.append((game.name, game.turn))
                 elif game.early:
                     state = self.engine(game).state_from_json(self.loads(game.state))
                     racing = {r.name for r in state.runners if not r.home}
                     players = {p.id: p.name for p in self.store.players(session, game.id)}
                     sent = {players[pid] for pid in self.store.current_sheets(session, game.id, game.turn)}
                     if racing <= sent:
-                        due.append(game.name)
+                        due.append((game.name, game.turn))
         return due
 
     def queue_reminders(self, spans: Sequence[timedelta]) -> int:

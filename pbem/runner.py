@@ -116,9 +116,16 @@ class Runner:
             path.rename(target)
 
     def resolve_due(self, report: RoundReport) -> None:
-        for name in self.m.due_games():
+        with self.m.store.session() as session:
+            in_flight = self.m.store.messages(session, "new")
+        if in_flight:
+            # another worker is taking in orders right now: they may be for a due turn
+            log.info("%d messages are being taken in by another worker; resolving next round", len(in_flight))
+            return
+        for name, turn in self.m.due_games():
             try:
-                summary = self.m.resolve(name, force=True)
+                # naming the turn: if another worker resolved it meanwhile, this one is refused
+                summary = self.m.resolve(name, force=True, turn=turn)
             except Exception as err:  # noqa: BLE001 - another worker, or a bad game: log, go on
                 log.warning("%s: not resolved: %s", name, err)
                 continue

@@ -366,3 +366,26 @@ class Store:
         """Sending failed for good: status 'failed' with the error. False when `worker` no longer
         holds the claim."""
         return self._finish(mail_id, worker, status="failed", error=error)
+
+    def claim_stale_message(self, message: int, stale_before: datetime, now: datetime) -> MessageRow | None:
+        """Take over a message still 'new' that was stored before `stale_before` (its worker died
+        before running the pipeline). Atomic: of several workers, one gets the row, the others
+        None; the winner's claim moves `received_at` to `now`."""
+        with self.session() as session:
+            row = session.get(MessageRow, message)
+            if row is None or row.status != "new" or _utc(row.received_at) > _utc(stale_before):
+                return None
+            result = session.execute(
+                update(MessageRow).where(col(MessageRow.id) == message, col(MessageRow.status) == "new",
+                                         col(MessageRow.received_at) == row.received_at)
+                .values(received_at=_utc(now)),
+                execution_options={"synchronize_session": False},
+            )
+            assert isinstance(result, CursorResult)
+            if result.rowcount != 1:
+                return None
+        with self.session() as session:
+            fresh = session.get(MessageRow, message)
+            if fresh is not None:
+                session.expunge(fresh)
+            return fresh

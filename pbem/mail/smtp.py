@@ -63,6 +63,55 @@ def _classify(err: BaseException) -> tuple[str, str]:
     return "retry", text
 
 
+def data_bytes(raw: bytes) -> bytes:
+    """`raw` as it goes after DATA: CRLF line ends, leading dots doubled, ended by CRLF "." CRLF.
+
+    What aiosmtplib's DATA does with two regular expressions (3 ms for a 170 kB report, more than
+    the rest of the transaction); bytes.replace does it in a tenth of that."""
+    if b"\r" in raw:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    wire = raw.replace(b"\n", b"\r\n")
+    if not wire.endswith(b"\r\n"):
+        wire += b"\r\n"
+    wire = wire.replace(b"\r\n.", b"\r\n..")
+    if wire.startswith(b"."):
+        wire = b"." + wire
+    return wire + b".\r\n"
+
+
+async def _transaction(client: aiosmtplib.SMTP, settings: SmtpSettings, mail: Outgoing) -> None:
+    """MAIL, RCPT and DATA for one mail, as aiosmtplib's sendmail() does them (same errors, RSET after
+    a refusal), but with the message body put on the wire as prepared bytes."""
+    wire = data_bytes(mail.raw)
+    options = [f"SIZE={len(wire) - 3}"] if client.supports_extension("size") else []
+    try:
+        await client.mail(settings.sender, options=options)
+        try:
+            await client.rcpt(mail.recipient)
+        except aiosmtplib.SMTPRecipientRefused as err:
+            raise aiosmtplib.SMTPRecipientsRefused([err]) from None
+        reply = await client.execute_command(b"DATA")
+        if reply.code != 354:
+            raise aiosmtplib.SMTPDataError(reply.code, reply.message)
+        protocol = client.protocol
+        if protocol is None:
+            raise aiosmtplib.SMTPServerDisconnected("Connection lost")
+        try:
+            protocol.write(wire)
+            reply = await protocol.read_response(timeout=settings.timeout)
+        except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError):
+            client.close()
+            raise
+        if reply.code != 250:
+            raise aiosmtplib.SMTPDataError(reply.code, reply.message)
+    except (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused):
+        try:
+            await client.rset()
+        except (ConnectionError, aiosmtplib.SMTPException):
+            pass
+        raise
+
+
 async def _connection(settings: SmtpSettings, queue: asyncio.Queue[Outgoing], results: list[SendResult]) -> None:
     client: aiosmtplib.SMTP | None = None
     while True:
@@ -80,7 +129,7 @@ async def _connection(settings: SmtpSettings, queue: asyncio.Queue[Outgoing], re
                 await client.connect()
                 if settings.user:
                     await client.login(settings.user, settings.password)
-            await client.sendmail(settings.sender, [mail.recipient], mail.raw)
+            await _transaction(client, settings, mail)
             results.append(SendResult(mail.id, "sent"))
         except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as err:
             outcome, text = _classify(err)
