@@ -88,6 +88,16 @@ _TABLES: dict[str, _Tables] = {}
 _ALLOWANCES: dict[type[Ruleset], tuple[int, ...]] = {}
 
 
+_HARE_TABLES: dict[type[Ruleset], dict[int, HareEffect]] = {}
+
+
+def _hare_table(rules: Ruleset) -> dict[int, HareEffect]:
+    table = _HARE_TABLES.get(type(rules))
+    if table is None:
+        table = _HARE_TABLES[type(rules)] = dict(rules.hare_table)
+    return table
+
+
 def _allowances(rules: Ruleset) -> tuple[int, ...]:
     a = _ALLOWANCES.get(type(rules))
     if a is None:
@@ -106,7 +116,7 @@ class _Turn:
     """The mutable working position of one turn; conditions and moves read it by seat index."""
 
     __slots__ = ("rules", "tab", "kinds", "sq", "car", "let", "place", "must", "skip", "occ",
-                 "home_count", "n", "names", "allowance")
+                 "home_count", "n", "names", "allowance", "hare_table")
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
@@ -114,6 +124,7 @@ class _Turn:
         self.kinds = self.tab.kinds
         # carrots allowed at HOME, indexed by the number of runners already home
         self.allowance = _allowances(rules)
+        self.hare_table = _hare_table(rules)
         rs = state.runners
         self.n = len(rs)
         names, sq, car, let, place, must, skip = zip(*rs)
@@ -355,38 +366,28 @@ def _compiled(chain: Chain, tab: _Tables) -> Compiled:
 
 # the turn ----------------------------------------------------------------------------------
 
-class _Plan:
-    """A seat's compiled orders for the turn, and how many of its MOVE lines are used."""
+# A seat's orders for a turn, ready to play: the label and compiled chain of each MOVE line in
+# order, the entry for any slot beyond them (the DEFAULT line, or none), and the HARE choice.
+Line = tuple[str, "Compiled | None"]
+Orders = tuple[tuple[Line, ...], Line, bool]
+_NO_ORDERS: Orders = ((), ("no orders", None), False)
 
-    __slots__ = ("moves", "default", "hare_give", "sent", "used")
 
-    def __init__(self, moves: list[Compiled | None], default: Compiled | None, hare_give: bool, sent: bool) -> None:
-        self.moves, self.default, self.hare_give, self.sent = moves, default, hare_give, sent
-        self.used = 0
-
-    @classmethod
-    def of(cls, sheet: OrderSheet | None, tab: _Tables) -> _Plan:
-        if sheet is None:
-            return cls([], None, False, False)
-        for board_tab, (moves, default) in sheet.compiled:
-            if board_tab is tab:
-                break
-        else:
-            moves = [None if m.chain is None else _compiled(m.chain, tab) for m in sheet.moves]
-            default = None if sheet.default is None else _compiled(sheet.default, tab)
-            sheet.compiled.append((tab, (moves, default)))
-        return cls(moves, default, sheet.hare is HareChoice.GIVE, True)
-
-    def next_line(self) -> tuple[str, Compiled | None]:
-        """The order line for the seat's next slot: every slot consumes one MOVE line."""
-        k = self.used
-        self.used += 1
-        if k < len(self.moves):
-            line = self.moves[k]
-            return (f"MOVE {k + 1}", line) if line is not None else (f"MOVE {k + 1} (rejected)", None)
-        if self.default is not None:
-            return "DEFAULT", self.default
-        return ("no MOVE line" if self.sent else "no orders"), None
+def _orders(sheet: OrderSheet | None, tab: _Tables) -> Orders:
+    """Compile a sheet once (cached on it): every slot of the seat consumes the next MOVE line."""
+    if sheet is None:
+        return _NO_ORDERS
+    for board_tab, orders in sheet.compiled:
+        if board_tab is tab:
+            return orders  # type: ignore[no-any-return]
+    lines = tuple(
+        (f"MOVE {k}", _compiled(m.chain, tab)) if m.chain is not None else (f"MOVE {k} (rejected)", None)
+        for k, m in enumerate(sheet.moves, start=1)
+    )
+    beyond: Line = ("DEFAULT", _compiled(sheet.default, tab)) if sheet.default is not None else ("no MOVE line", None)
+    orders = (lines, beyond, sheet.hare is HareChoice.GIVE)
+    sheet.compiled.append((tab, orders))
+    return orders
 
 
 def turn_sequence(state: State) -> list[int]:
@@ -424,7 +425,8 @@ def resolve_turn(
     if len(sheets) != len(state.runners):
         raise ValueError("one order sheet (or None) per seat is needed")
     t = _Turn(rules, state)
-    plans = [_Plan.of(s, t.tab) for s in sheets]
+    orders = [_orders(s, t.tab) for s in sheets]
+    used = [0] * t.n
     queue = turn_sequence(state)
     extra_slots: list[int] = []  # indices in `queue` of slots added by a hare "have another turn"
     slots: list[Slot] = []
@@ -437,7 +439,11 @@ def resolve_turn(
         k += 1
         if sq[i] == HOME:
             continue
-        slot, again = _play_slot(t, i, plans[i], chance, len(slots) + 1, bool(extra_slots) and k - 1 in extra_slots)
+        lines, beyond, give = orders[i]
+        u = used[i]
+        used[i] = u + 1
+        slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, give, chance, len(slots) + 1,
+                                 bool(extra_slots) and k - 1 in extra_slots)
         slots.append(slot)
         if again:
             queue.insert(k, i)
@@ -457,22 +463,9 @@ def resolve_turn(
     return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
 
 
-def _default_move(t: _Turn, i: int) -> Move | None:
-    """RULES "Default move": nearest legal square ahead, else stay and draw, else back, else none."""
-    m = t.nearest_forward(i)
-    if m is not None:
-        return m
-    s = t.stay(i, False)
-    if not isinstance(s, str):
-        return s
-    b = t.back(i)
-    if not isinstance(b, str):
-        return b
-    return None
-
-
-def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int, extra: bool) -> tuple[Slot, bool]:
-    order, compiled = plan.next_line()
+def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSource, number: int,
+               extra: bool) -> tuple[Slot, bool]:
+    order, compiled = line
     chain_text = compiled[0] if compiled is not None else None
     sq = t.sq
     s0, c0, l0 = sq[i], t.car[i], t.let[i]
@@ -503,8 +496,15 @@ def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int,
     if compiled is not None:
         move, tried = compiled[1](t, i)
     if move is None:
+        # RULES "Default move": nearest legal square ahead, else stay and draw, else back, else stuck
         rule = "default move"
-        move = _default_move(t, i)
+        move = t.nearest_forward(i)
+        if move is None:
+            m = t.stay(i, False)
+            if m.__class__ is str:
+                m = t.back(i)
+            if m.__class__ is not str:
+                move = m  # type: ignore[assignment]
     if move is None:
         t.sq[i] = START
         t.occ[s0] -= 1
@@ -532,17 +532,20 @@ def _play_slot(t: _Turn, i: int, plan: _Plan, chance: ChanceSource, number: int,
             if k == _LETTUCE:
                 t.must[i] = _EAT
             elif k == _HARE and outcome is _O_FORWARD:
-                hare, again = _hare(t, i, chance, paid, plan.hare_give)
+                hare, again = _hare(t, i, chance, paid, hare_give)
     return _new(Slot, (number, i, name, order, chain_text, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus,
                 position, c0, t.car[i], l0, t.let[i], hare, place, extra)), again
 
 
 def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tuple[HareRoll, bool]:
     """The hare table: one die plus the runner's position, right after landing and paying."""
-    position = t.pos(i)
-    die, total = t.rules.hare_roll(chance, position)
-    effect = t.rules.hare_table[total]
     s = t.sq[i]
+    position = 1
+    for x in t.sq:
+        if x > s:
+            position += 1
+    die, total = t.rules.hare_roll(chance, position)
+    effect = t.hare_table[total]
     again = False
     detail: str
     if effect is _H_BACK_TO_HARE or effect is _H_BACK_TO_CARROT or effect is _H_AHEAD_TO_CARROT:
