@@ -376,3 +376,12 @@ def pg_database_url(postgres_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for pbem's store: SQLite, and (marked postgres) PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'pbem.sqlite'}"
+    value: str = request.getfixturevalue("pg_database_url")
+    return value

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from pbem.games.hare_tortoise.board import GIBSONS_1987
 from pbem.render.board import (
     SEAT_COLORS,
     BoardRenderError,
@@ -20,33 +21,8 @@ from pbem.render.board import (
 
 SVG = "{http://www.w3.org/2000/svg}"
 
-# RULES.md, "The board": the Gibsons 1987 track, square by square.
-GIBSONS_1987 = """
- 0 start    1 hare      2 carrot    3 hare      4 3         5 carrot    6 hare      7 156
- 8 2        9 4        10 lettuce  11 tortoise 12 3        13 carrot   14 hare     15 tortoise
-16 156     17 2        18 4        19 tortoise 20 3        21 carrot   22 lettuce  23 2
-24 tortoise 25 hare    26 carrot   27 4        28 3        29 2        30 tortoise 31 hare
-32 156     33 carrot   34 hare     35 2        36 3        37 tortoise 38 carrot   39 hare
-40 carrot  41 2        42 lettuce  43 tortoise 44 3        45 4        46 hare     47 2
-48 156     49 carrot   50 tortoise 51 hare     52 3        53 2        54 4        55 carrot
-56 tortoise 57 lettuce 58 hare     59 carrot   60 156      61 carrot   62 hare     63 carrot
-64 home
-"""
-
-
-def gibsons_1987() -> tuple[SquareInfo, ...]:
-    words = GIBSONS_1987.split()
-    squares: list[SquareInfo] = []
-    for number, kind in zip(words[::2], words[1::2], strict=True):
-        assert int(number) == len(squares)
-        if kind.isdigit():
-            squares.append(SquareInfo("number", tuple(int(d) for d in kind)))
-        else:
-            squares.append(SquareInfo(kind))
-    return tuple(squares)
-
-
-BOARD = gibsons_1987()
+# The Gibsons 1987 track, as the reports hand it to the renderer.
+BOARD = tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in GIBSONS_1987.squares)
 RUNNERS = (
     RunnerMark(0, "Alice", 64, place=1),
     RunnerMark(1, '<Bob & "Al">', 42),

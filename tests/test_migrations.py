@@ -22,15 +22,6 @@ from pbem.errors import PbemError
 from pbem.store import GameRow, MailRow, Store
 
 NEW_MAIL_COLUMNS = ("claimed_by", "claimed_at", "next_attempt_at")  # added by 0002
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'pbem.sqlite'}"
-    value: str = request.getfixturevalue("pg_database_url")
-    return value
 
 
 @pytest.fixture

@@ -30,15 +30,6 @@ from pbem.store import GameRow, MailRow, Store
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'pbem.sqlite'}"
-    value: str = request.getfixturevalue("pg_database_url")
-    return value
 
 
 @pytest.fixture
