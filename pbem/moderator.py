@@ -402,7 +402,10 @@ class Moderator:
         return count
 
     def may_reply(self, session: Session, address: str) -> bool:
-        """Replies to one address are rate-limited, so that no mail loop can start."""
+        """Replies to one address are rate-limited, so that no mail loop can start. An address with
+        non-ASCII characters (RFC 6532) gets none: few servers would carry it, and no player has one."""
+        if not address.isascii():
+            return False
         since = self.now() - timedelta(hours=1)
         return self.store.replies_since(session, address, since) < self.config.max_replies_per_hour
 

@@ -225,8 +225,7 @@ class Store:
         try:
             with self.session() as session:
                 session.add(row)
-                session.flush()
-                session.refresh(row)
+                session.flush()  # assigns row.id
                 session.expunge(row)
             return row
         except IntegrityError:

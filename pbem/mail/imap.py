@@ -58,7 +58,8 @@ class ImapInbox:
         if self._client is not None:
             return self._client
         s = self.settings
-        context = ssl_module.create_default_context()
+        # Only when TLS is used: loading the system's CA certificates takes ~30 ms.
+        context = ssl_module.create_default_context() if s.ssl != "none" else None
         try:
             client = IMAPClient(s.host, port=s.port, ssl=s.ssl == "tls", ssl_context=context if s.ssl == "tls" else None,
                                 timeout=s.timeout)
@@ -115,7 +116,8 @@ class ImapInbox:
                 keep(uid, bytes(data[b"BODY[]"]))
                 kept.append(uid)
             if kept:
-                client.add_flags(kept, [b"\\Seen"])
+                # .SILENT: no untagged FETCH (FLAGS) reply per message to read and parse
+                client.add_flags(kept, [b"\\Seen"], silent=True)
             count += len(kept)
         return count
 

@@ -64,19 +64,33 @@ def _classify(err: BaseException) -> tuple[str, str]:
 
 
 def data_bytes(raw: bytes) -> bytes:
-    """`raw` as it goes after DATA: CRLF line ends, leading dots doubled, ended by CRLF "." CRLF.
+    """`raw` as it goes after DATA: CRLF line ends, a dot that starts a line doubled, ended by "." CRLF.
 
-    What aiosmtplib's DATA does with two regular expressions (3 ms for a 170 kB report, more than
-    the rest of the transaction); bytes.replace does it in a tenth of that."""
+    What aiosmtplib's DATA does with two regular expressions, 2.5 ms for a 170 kB report (more than
+    the rest of the transaction); with bytes.find/replace it is ~0.1 ms."""
     if b"\r" in raw:
         raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    wire = raw.replace(b"\n", b"\r\n")
-    if not wire.endswith(b"\r\n"):
-        wire += b"\r\n"
-    wire = wire.replace(b"\r\n.", b"\r\n..")
-    if wire.startswith(b"."):
-        wire = b"." + wire
-    return wire + b".\r\n"
+    if _dot_starts_a_line(raw):
+        raw = raw.replace(b"\n.", b"\n..")
+        if raw.startswith(b"."):
+            raw = b"." + raw
+    if not raw.endswith(b"\n"):
+        raw += b"\n"
+    return (raw + b".\n").replace(b"\n", b"\r\n")
+
+
+def _dot_starts_a_line(raw: bytes) -> bool:
+    """`b"\\n." in raw or raw.startswith(b".")`, but ten times faster on base64 (which has no dots):
+    a one-byte find is a memchr, a two-byte one is not."""
+    find = raw.find
+    at = find(b".")
+    for _ in range(64):
+        if at <= 0:
+            return at == 0
+        if raw[at - 1] == 10:  # "\n"
+            return True
+        at = find(b".", at + 1)
+    return b"\n." in raw  # a dotty text: let the substring search do the rest
 
 
 async def _transaction(client: aiosmtplib.SMTP, settings: SmtpSettings, mail: Outgoing) -> None:
