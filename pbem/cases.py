@@ -81,7 +81,7 @@ def _pairs(words: list[str], path: str, line: int) -> dict[str, str]:
 
 def read_cases(path: Path) -> Iterator[Case | CaseFormatError]:
     """Every case of a file; a malformed case comes out as its error, and reading goes on."""
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")
     name = str(path)
     case: Case | None = None
     broken = False
@@ -89,9 +89,9 @@ def read_cases(path: Path) -> Iterator[Case | CaseFormatError]:
     orders_for: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
-        if case is not None and orders_for is not None and line.startswith("  "):
-            if not broken:
-                case.orders[orders_for].append(line[2:])
+        if case is not None and orders_for is not None and line[:1] in (" ", "\t"):
+            if not broken:  # two spaces by the format; a tab or a deeper indent is read the same
+                case.orders[orders_for].append(line[2:] if line.startswith("  ") else line.lstrip())
             continue
         if not line.strip() or line.startswith("#"):
             continue
@@ -213,8 +213,8 @@ def _square(value: str, path: str, line: int) -> int:
         return START
     if value == "home":
         return HOME
-    n = _int(value, "square", path, line)
-    if not 1 <= n <= 63:
+    n = _int(value, "square", path, line)  # 0 and 64 are START and HOME, as in the rules
+    if not START <= n <= HOME:
         raise CaseFormatError(path, line, f"square must be 1 to 63, start or home, not {value!r}")
     return n
 
@@ -303,6 +303,7 @@ def run_case(case: Case) -> CaseResult:
         after, slots = result.state, result.slots
     except PbemError as err:
         problems.append(str(err))
+        slots = getattr(err, "slots", ())
     if after is not None:
         if chance.left:
             problems.append(f"{chance.left} of the {len(case.dice)} dice were left unused")
@@ -312,6 +313,7 @@ def run_case(case: Case) -> CaseResult:
                 got = _actual(runner, key)
                 if key == "square" and want.isdigit():
                     got = str(runner.square)
+                    want = str(int(want))
                 if got != want:
                     problems.append(f"line {line}: {name} {key}={got}, expected {key}={want}")
         if case.expect_over is not None and after.over != case.expect_over:

@@ -164,3 +164,23 @@ def test_check_cases_needs_existing_paths(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check-cases", str(tmp_path / "nope")])
     assert result.exit_code == 1
     assert "no such file or folder" in result.output
+
+
+def test_forgiving_case_files(tmp_path: Path) -> None:
+    """A byte-order mark, CRLF lines, a tab before an order line and square=0 for START all read."""
+    text = ("\ufeffCASE forgiving\r\nSEATS Ann Bob\r\nRUNNER Ann square=0\r\nRUNNER Bob square=13\r\n"
+            "ORDERS Ann\r\n\tMOVE: TO 5\r\n  MOVE: STAY\r\nORDERS Bob\r\n  DEFAULT: STAY\r\n"
+            "EXPECT Ann square=5 carrots=60\r\nEXPECT Bob square=13 carrots=75\r\nEND\r\n")
+    (tmp_path / "f.case").write_bytes(text.encode("utf-8"))
+    result = CliRunner().invoke(main, ["check-cases", str(tmp_path)])
+    assert (result.exit_code, result.output) == (0, "1 passed, 0 failed\n")
+
+
+def test_a_failing_case_shows_the_slots_resolved_before_the_dice_ran_out(tmp_path: Path) -> None:
+    text = ("CASE out-of-dice\nSEATS Ann Bob\nRUNNER Ann square=start\nRUNNER Bob square=2\n"
+            "ORDERS Ann\n  MOVE: TO 5\nORDERS Bob\n  MOVE: TO 3\nEND\n")
+    (tmp_path / "d.case").write_text(text)
+    result = CliRunner().invoke(main, ["check-cases", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "needs more than the 0 dice given" in result.output
+    assert "1. Ann moves from START to square 5" in result.output

@@ -442,8 +442,12 @@ def resolve_turn(
         lines, beyond, give = orders[i]
         u = used[i]
         used[i] = u + 1
-        slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, give, chance, len(slots) + 1,
-                                 bool(extra_slots) and k - 1 in extra_slots)
+        try:
+            slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, give, chance, len(slots) + 1,
+                                     bool(extra_slots) and k - 1 in extra_slots)
+        except PbemError as err:
+            err.slots = tuple(slots)  # type: ignore[attr-defined]  # what was resolved before it
+            raise
         slots.append(slot)
         if again:
             queue.insert(k, i)
