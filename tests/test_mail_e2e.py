@@ -230,3 +230,28 @@ def test_reminders_go_to_players_without_orders_once(clean_mailstack: MailStack,
     reminder = next(m for m in stack.messages("bob") if str(m["Subject"]).startswith("Reminder"))
     text = reminder.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert "Fri 20 Nov 2026 12:00 UTC" in text and "SECRET BBB-222" in text
+
+
+def test_imap_idle_wakes_up_when_mail_arrives(clean_mailstack: MailStack, tmp_path: Path) -> None:
+    """Between rounds `pbem run` waits with IMAP IDLE (Dovecot offers it): new mail ends the wait
+    long before its time-out."""
+    import threading
+
+    from pbem.mail.imap import ImapInbox, ImapSettings
+
+    stack = clean_mailstack
+    inbox = ImapInbox(ImapSettings.from_config(stack.imap_config("gm")))
+    assert b"IDLE" in inbox.connect().capabilities()
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (inbox.wait(120), done.set()))
+    waiter.start()
+    try:
+        swaks(stack, "alice", orders("alice", "NEXT"))
+        assert done.wait(60), "IDLE did not wake up on new mail"
+    finally:
+        waiter.join(130)
+        inbox.close()
+    got: list[bytes] = []
+    inbox.fetch_new(lambda uid, raw: got.append(raw))
+    inbox.close()
+    assert len(got) == 1 and b"SECRET AAA-111" in got[0]
