@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import operator
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Union
@@ -39,9 +39,7 @@ COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
 _CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (
     int(Kind.CARROT), int(Kind.HARE), int(Kind.LETTUCE), int(Kind.TORTOISE), int(Kind.NUMBER)
 )
-_NONE, _EAT, _LEAVE = 0, 1, 2
-_MUST = (Must.NONE, Must.EAT, Must.LEAVE)
-_M_NONE, _M_EAT = Must.NONE, Must.EAT
+_M_NONE, _M_EAT, _M_LEAVE = Must.NONE, Must.EAT, Must.LEAVE
 _FALSE = "the condition is false"
 # Records are built with tuple.__new__ directly: a NamedTuple's own __new__ costs a Python call,
 # and the engine builds one or more records per slot.
@@ -85,24 +83,17 @@ class _Tables:
 
 
 _TABLES: dict[str, _Tables] = {}
-_ALLOWANCES: dict[type[Ruleset], tuple[int, ...]] = {}
 
 
-_HARE_TABLES: dict[type[Ruleset], dict[int, HareEffect]] = {}
+_RULESET_TABLES: dict[type[Ruleset], tuple[_Tables, tuple[int, ...], dict[int, HareEffect]]] = {}
 
 
-def _hare_table(rules: Ruleset) -> dict[int, HareEffect]:
-    table = _HARE_TABLES.get(type(rules))
-    if table is None:
-        table = _HARE_TABLES[type(rules)] = dict(rules.hare_table)
-    return table
-
-
-def _allowances(rules: Ruleset) -> tuple[int, ...]:
-    a = _ALLOWANCES.get(type(rules))
-    if a is None:
-        a = _ALLOWANCES[type(rules)] = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
-    return a
+def _ruleset_tables(rules: Ruleset) -> tuple[_Tables, tuple[int, ...], dict[int, HareEffect]]:
+    found = _RULESET_TABLES.get(type(rules))
+    if found is None:
+        allowance = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
+        found = _RULESET_TABLES[type(rules)] = (_tables(rules.board), allowance, dict(rules.hare_table))
+    return found
 
 
 def _tables(board: Board) -> _Tables:
@@ -120,18 +111,15 @@ class _Turn:
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
-        self.tab = _tables(rules.board)
+        # the board's tables, the carrots allowed at HOME (by the number of runners already
+        # home) and the hare table: built once per ruleset
+        self.tab, self.allowance, self.hare_table = _ruleset_tables(rules)
         self.kinds = self.tab.kinds
-        # carrots allowed at HOME, indexed by the number of runners already home
-        self.allowance = _allowances(rules)
-        self.hare_table = _hare_table(rules)
         rs = state.runners
         self.n = len(rs)
         names, sq, car, let, place, must, skip = zip(*rs)
         self.names, self.sq, self.car, self.let = names, list(sq), list(car), list(let)
-        self.place, self.skip = list(place), list(skip)
-        # Enum members hash through Python code: compare by identity instead.
-        self.must = [0 if m is _M_NONE else 1 if m is _M_EAT else 2 for m in must]
+        self.place, self.skip, self.must = list(place), list(skip), list(must)
         occ = self.occ = [0] * (HOME + 1)
         for s in sq:
             occ[s] += 1
@@ -213,7 +201,7 @@ class _Turn:
         if self.kinds[s] != _CARROT:
             where = "START" if s == START else f"square {s}"
             return f"{where} is not a carrot square"
-        if self.must[i] == _LEAVE:
+        if self.must[i] is _M_LEAVE:
             return "a runner that ate a lettuce must leave the square"
         if give:
             if self.car[i] < 10:
@@ -312,11 +300,7 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
     straight-line code rather than walked as a tree.
     """
     namespace: dict[str, object] = {"_new": _new, "Tried": Tried, "_FALSE": _FALSE}
-    lines = [
-        "def chain(t, i):",
-        "    sq = t.sq; car = t.car; let = t.let; occ = t.occ; P = t.pos",
-        "    tried = []",
-    ]
+    lines = ["    tried = []"]
     for n, alt in enumerate(chain.alternatives, start=1):
         namespace[f"A{n}"] = _compile_action(alt.action, tab)
         namespace[f"T{n}"] = str(alt)
@@ -334,7 +318,12 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
         if alt.condition is not None:
             lines += ["    else:", f"        tried.append(_new(Tried, ({n}, T{n}, 'false', _FALSE)))"]
     lines.append("    return None, tried")
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built above from typed orders only
+    body = "\n".join(lines)
+    # read only the arrays this chain uses: the function runs at every slot of the seat
+    local = [f"{name} = t.{attr}" for name, attr in (("sq", "sq"), ("car", "car"), ("let", "let"), ("occ", "occ"),
+                                                      ("P", "pos")) if re.search(rf"\b{name}\b", body)]
+    head = "def chain(t, i):\n" + (f"    {'; '.join(local)}\n" if local else "")
+    exec(head + body, namespace)  # noqa: S102 - source built above from typed orders only
     return namespace["chain"]  # type: ignore[return-value]
 
 
@@ -458,11 +447,7 @@ def resolve_turn(
                 if t.sq[j] != HOME:
                     t.place[j] = t.n
             break
-    must = _MUST
-    runners = tuple(
-        _new(Runner, (name, square, car, let, place, must[m], skip))
-        for name, square, car, let, place, m, skip in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip)
-    )
+    runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip)])
     first = state.first if over else _next_first_mover(t.sq, state.first)
     return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
 
@@ -486,12 +471,12 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSour
     if t.kinds[s0] == _NUMBER and position in t.tab.numbers[s0]:
         bonus = 10 * position
         t.car[i] += bonus
-    if t.must[i] == _EAT:
+    if t.must[i] is _M_EAT:
         if t.let[i] > 0:
             t.let[i] -= 1
         drew = 10 * position
         t.car[i] += drew
-        t.must[i] = _LEAVE
+        t.must[i] = _M_LEAVE
         return _new(Slot, (number, i, name, order, chain_text, (), _O_ATE, "eat a lettuce", s0, s0, 0, drew, bonus,
                     position, c0, t.car[i], l0, t.let[i], None, None, extra)), False
     move: Move | None = None
@@ -514,7 +499,7 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSour
         t.occ[s0] -= 1
         t.occ[START] += 1
         t.car[i] = t.rules.restart_carrots
-        t.must[i] = _NONE
+        t.must[i] = _M_NONE
         t.skip[i] = False
         return _new(Slot, (number, i, name, order, chain_text, tuple(tried), _O_STUCK, "stuck: no legal move", s0,
                     START, 0, 0, bonus, position, c0, t.car[i], l0, l0, None, None, extra)), False
@@ -527,14 +512,14 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSour
         t.occ[s0] -= 1
         t.occ[target] += 1
         t.sq[i] = target
-        t.must[i] = _NONE
+        t.must[i] = _M_NONE
         if outcome is _O_HOME:
             t.home_count += 1
             place = t.place[i] = t.home_count
         else:
             k = t.kinds[target]
             if k == _LETTUCE:
-                t.must[i] = _EAT
+                t.must[i] = _M_EAT
             elif k == _HARE and outcome is _O_FORWARD:
                 hare, again = _hare(t, i, chance, paid, hare_give)
     return _new(Slot, (number, i, name, order, chain_text, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus,
@@ -591,7 +576,7 @@ def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tupl
         detail = "an extra slot follows at once"
     else:
         if t.let[i] > 0:
-            t.must[i] = _EAT
+            t.must[i] = _M_EAT
             detail = "the square counts as a lettuce square: eat at the next slot"
         else:
             detail = "no lettuce left: nothing happens"
