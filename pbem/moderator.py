@@ -278,12 +278,18 @@ class Moderator:
                              before=game.state, after=self.dumps(engine.state_to_json(after)),
                              resolutions=self.dumps([engine.resolution_to_json(r) for r in outcome.resolutions]),
                              sheets=self.dumps(texts), dice=self.dumps(chance.drawn))
+            # Render before the first write: on SQLite a write takes the database's one write lock,
+            # and drawing the board must not hold it.
+            rendered = self.render_turn(game, players, record)
             session.add(record)
             try:
                 session.flush()
             except IntegrityError:
                 raise PbemError(f"turn {game.turn} of {name} was resolved by another worker; nothing was changed") from None
-            mails = self._queue_reports(session, game, players, record)
+            for kind, to, msg_id, raw in rendered:
+                self._queue(session, game=game, turn=record.turn, kind=kind, to=to,
+                            subject=f"{game.name}: turn {record.turn} report", raw=raw, msg_id=msg_id)
+            mails = len(rendered)
             game.state = record.after
             game.turn += 1
             game.over = engine.is_over(after)
@@ -319,13 +325,6 @@ class Moderator:
                           pictures=[picture], date=resolved, msg_id=msg_id)
             out.append(("report" if reader else "gm-report", to, msg_id, raw))
         return out
-
-    def _queue_reports(self, session: Session, game: GameRow, players: Sequence[PlayerRow], record: TurnRow) -> int:
-        mails = self.render_turn(game, players, record)
-        for kind, to, msg_id, raw in mails:
-            subject = f"{game.name}: turn {record.turn} report"
-            self._queue(session, game=game, turn=record.turn, kind=kind, to=to, subject=subject, raw=raw, msg_id=msg_id)
-        return len(mails)
 
     def history(self, name: str) -> tuple[GameRow, list[PlayerRow], list[TurnRow]]:
         with self.store.session() as session:
@@ -415,23 +414,15 @@ class Moderator:
         becomes an .eml file in the outbox folder. Returns how many were delivered."""
         if self.config.smtp:
             return 0  # sent by `pbem send` / `pbem run` over SMTP
-        if self.store.engine.dialect.name != "sqlite":
-            # several workers may share this store: claim each mail before writing it
-            worker = f"outbox:{os.getpid()}"
-            claimed = self.store.claim_mails(worker, self.now(), 100000, 600)
-            for mail in claimed:
-                assert mail.id is not None
-                path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
-                self.store.mark_sent(mail.id, worker, self.now(), path=str(path))
-            return len(claimed)
-        with self.store.session() as session:
-            queued = self.store.mails(session, "queued")
-            for mail in queued:
-                assert mail.id is not None
-                path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
-                mail.status, mail.sent_at, mail.path, mail.attempts = "sent", self.now(), str(path), mail.attempts + 1
-                session.add(mail)
-        return len(queued)
+        # Several workers may share this store: each mail is claimed before it is written.
+        worker = f"outbox:{os.getpid()}"
+        claimed = self.store.claim_mails(worker, self.now(), 100000, 600)
+        written = []
+        for mail in claimed:
+            assert mail.id is not None
+            path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
+            written.append((mail.id, str(path)))
+        return self.store.mark_written(written, worker, self.now()) if written else 0
 
 
 def _aware(moment: datetime) -> datetime:

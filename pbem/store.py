@@ -336,6 +336,20 @@ class Store:
                 session.expunge(row)
         return sorted(rows, key=lambda r: r.id or 0)
 
+    def mark_written(self, written: Sequence[tuple[int, str]], worker: str, now: datetime) -> int:
+        """Claimed mails written to the outbox folder, as (id, path): all marked sent in one
+        transaction, each only while `worker` still holds its claim. Returns how many."""
+        done = 0
+        with self.session() as session:
+            for mail_id, path in written:
+                q = update(MailRow).where(
+                    col(MailRow.id) == mail_id, col(MailRow.status) == "sending", col(MailRow.claimed_by) == worker
+                ).values(status="sent", sent_at=_utc(now), error="", path=path)
+                result = session.execute(q, execution_options={"synchronize_session": False})
+                assert isinstance(result, CursorResult)
+                done += result.rowcount
+        return done
+
     def _finish(self, mail_id: int, worker: str, **values: Any) -> bool:
         """Update a mail only while `worker` still holds its claim; True when it did."""
         q = update(MailRow).where(
