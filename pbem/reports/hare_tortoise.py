@@ -8,7 +8,7 @@ from datetime import datetime
 
 from pbem.games.hare_tortoise.board import HOME, START, Kind
 from pbem.games.hare_tortoise.engine import turn_sequence
-from pbem.games.hare_tortoise.narrate import slot_action, square_name
+from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, square_name
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
 from pbem.games.hare_tortoise.state import Must, State
@@ -193,18 +193,11 @@ def _slot_view(slot: Slot, reader: str | None, board_kinds: Sequence[Kind]) -> S
     if slot.outcome is Outcome.BACK:
         details.append(f"draws {slot.drew} carrots (10 per square)")
     if slot.hare is not None:
-        h = slot.hare
-        own = f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {h.detail}"
-        details.append(own if mine else _public_hare(slot))
+        details.append(hare_line(slot) if mine else _public_hare(slot))
     if slot.outcome is Outcome.FORWARD and slot.hare is None and board_kinds[slot.to_square] is Kind.LETTUCE:
         details.append("a lettuce square: eats at the next slot")
     if mine:
-        details.append(f"order: {slot.order}" + (f": {slot.chain}" if slot.chain else ""))
-        for t in slot.tried:
-            verdict = "taken" if t.outcome == "taken" else f"skipped: {t.reason}"
-            details.append(f"  {t.number}. {t.text} — {verdict}")
-        if slot.rule:
-            details.append(f"rule: {slot.rule}")
+        details += order_lines(slot)
         details.append(
             f"carrots {slot.carrots_before} -> {slot.carrots_after}, lettuces {slot.lettuces_before} -> {slot.lettuces_after}"
         )

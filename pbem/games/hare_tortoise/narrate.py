@@ -36,20 +36,33 @@ def slot_action(slot: Slot) -> str:
     return f"moves from {square_name(slot.from_square)} to {square_name(landed)}"
 
 
+def hare_line(slot: Slot) -> str:
+    """The hare roll and what it did, in full (the player's own view)."""
+    h = slot.hare
+    assert h is not None
+    return f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {h.detail}"
+
+
+def order_lines(slot: Slot) -> list[str]:
+    """Which order line the slot used, every alternative tried and why, and any rule that forced
+    the move: private to the player (and the GM)."""
+    out = [f"order: {slot.order}" + (f": {slot.chain}" if slot.chain else "")]
+    for t in slot.tried:
+        verdict = "taken" if t.outcome == "taken" else f"skipped: {t.reason}"
+        out.append(f"  {t.number}. {t.text} — {verdict}")
+    if slot.rule:
+        out.append(f"rule: {slot.rule}")
+    return out
+
+
 def slot_lines(slot: Slot, *, private: bool = True) -> list[str]:
     """The slot told in full; `private=False` leaves out carrots and the order details."""
     head = f"{slot.number}. {slot.name}" + (" (extra slot)" if slot.extra else "")
     lines = [f"{head} {slot_action(slot)}"]
     if slot.hare is not None:
-        h = slot.hare
-        lines.append(f"   hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {h.detail}")
+        lines.append(f"   {hare_line(slot)}")
     if private:
-        lines.append(f"   order: {slot.order}" + (f": {slot.chain}" if slot.chain else ""))
-        for t in slot.tried:
-            mark = "taken" if t.outcome == "taken" else f"skipped, {t.reason}"
-            lines.append(f"     alternative {t.number} {t.text}: {mark}")
-        if slot.rule:
-            lines.append(f"   rule: {slot.rule}")
+        lines += [f"   {line}" for line in order_lines(slot)]
         if slot.bonus:
             lines.append(f"   number square bonus: +{slot.bonus} carrots (position {slot.position})")
         delta = slot.carrots_after - slot.carrots_before
