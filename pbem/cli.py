@@ -314,7 +314,6 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
 
     Example: pbem board race-7 -o race-7.png
     """
-    from pbem.render.board import board_png
     from pbem.reports.hare_tortoise import board_picture
 
     m = _moderator(config_path)
@@ -326,14 +325,9 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
         slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
-    svg, _ = _picture(board_picture, state, slots, f"{game.name} — turn {state.turn} to play")
-    output.write_bytes(svg.encode() if output.suffix.lower() == ".svg" else board_png(svg))
+    svg, png = board_picture(state, slots, title=f"{game.name} — turn {state.turn} to play", subtitle="")
+    output.write_bytes(svg.encode() if output.suffix.lower() == ".svg" else png)
     click.echo(f"Wrote {output}")
-
-
-def _picture(draw: Any, state: Any, slots: Any, title: str) -> tuple[str, bytes]:
-    svg, png = draw(state, slots, title=title, subtitle="")
-    return svg, png
 
 
 @main.command()

@@ -329,3 +329,18 @@ def test_a_player_sets_their_time_zone_by_mail(gm: Path) -> None:
     body = "GAME race\nSECRET AAA-111\nTIMEZONE Asia/Kolkata\nMOVE: TO 5\n"
     ingest(gm, order_mail("ann@example.org", body, mid="tz@x"), "tz.eml")
     assert "Deadline: Fri 27 Nov 2026 09:00 UTC (Asia/Kolkata: Fri 27 Nov 14:30)" in text_of(outbox(gm)[-1])
+
+
+def test_run_once_on_the_embedded_default(gm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem run --once` without [imap]/[smtp]: the inbox Maildir in, the outbox folder out."""
+    for n, (sender, secret) in enumerate((("ann@example.org", "AAA-111"), ("bob@example.net", "BBB-222"))):
+        raw = order_mail(sender, f"GAME race\nSECRET {secret}\nMOVE: NEXT\nMOVE: NEXT", mid=f"run{n}@x")
+        (gm / "inbox" / "new" / f"17000000{n}.M1.host").write_bytes(raw)
+    out = ok(run("run", "--once")).output
+    assert "2 fetched; 2 accepted" in out and "0 turns resolved" in out
+    assert not list((gm / "inbox" / "new").iterdir())
+    monkeypatch.setenv("PBEM_NOW", "2026-11-27T09:30:00Z")  # the 7-day deadline has passed
+    out = ok(run("run", "--once")).output
+    assert "1 turns resolved (race turn 1)" in out
+    assert sum(1 for p in outbox(gm) if "-report-" in p.name) == 4
+    assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 2
