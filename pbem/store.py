@@ -110,7 +110,7 @@ class MailRow(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id")
     turn: int | None = None
     kind: str  # welcome, ack, refusal, report, gm-report
-    recipient: str
+    recipient: str = Field(index=True)
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)

@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0003"
+HEAD = "0004"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent
@@ -93,7 +93,8 @@ def _legacy_revision(conn: Connection) -> str | None:
     columns = {c["name"] for c in inspect(conn).get_columns("mail")}
     game_columns = {c["name"] for c in inspect(conn).get_columns("game")}
     if "schedule" in game_columns:
-        return "0003"
+        indexes = {i["name"] for i in inspect(conn).get_indexes("mail")}
+        return "0004" if "ix_mail_recipient" in indexes else "0003"
     return "0002" if "claimed_by" in columns else "0001"
 
 
