@@ -12,6 +12,9 @@ import click
 from pbem import __version__
 from pbem.errors import PbemError
 
+if TYPE_CHECKING:  # the library is imported lazily, so `pbem --help` starts fast
+    from pbem.moderator import Moderator, PlayerSpec
+
 
 class _Group(click.Group):
     """Turns PbemError into a clean message and exit code 1."""
@@ -75,10 +78,6 @@ def _moderator(config_path: Path | None) -> Moderator:
     return moderator
 
 
-if TYPE_CHECKING:
-    from pbem.moderator import Moderator
-
-
 @main.command()
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False), default=".")
 @click.option("--address", default="gm@pbem.example", show_default=True, help="The moderator's mail address.")
@@ -120,10 +119,6 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
         key = name.strip().lower()
         specs.append(PlayerSpec(name.strip(), email.strip(), secret_of.get(key), zone_of.get(key, "UTC")))
     return specs
-
-
-if TYPE_CHECKING:
-    from pbem.moderator import PlayerSpec
 
 
 @main.command("new-game")
