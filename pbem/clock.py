@@ -4,19 +4,32 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.errors import PbemError
 
 
 def parse_moment(text: str) -> datetime:
-    """An ISO date and time; without a zone it is UTC."""
+    """An ISO date and time, optionally followed by a time zone name; without a zone it is UTC."""
+    value, _, zone_name = text.strip().rpartition(" ")
+    zone: tzinfo = timezone.utc
+    if value and ("/" in zone_name or zone_name.upper() == "UTC"):
+        try:
+            zone = timezone.utc if zone_name.upper() == "UTC" else ZoneInfo(zone_name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise PbemError(f"unknown time zone {zone_name!r} in {text!r} (e.g. Europe/London)") from None
+    else:
+        value = text.strip()
     try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise PbemError(f"{text!r} is not a date and time; write it like 2026-11-27 18:00 or 2026-11-27T18:00+01:00") from None
+        raise PbemError(
+            f"{text!r} is not a date and time; write it like 2026-11-27 18:00, 2026-11-27 18:00 Europe/London "
+            "or 2026-11-27T18:00+01:00"
+        ) from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=zone)
     return moment.astimezone(timezone.utc)
 
 
