@@ -52,16 +52,6 @@ def parse_span(text: str) -> timedelta | None:
     return timedelta(weeks=w, days=d, hours=h, minutes=mins)
 
 
-def parse_deadline(text: str, start: datetime) -> tuple[datetime, int | None]:
-    """A deadline as given to new-game: a span ('7d': every turn gets 7 days) or a moment."""
-    span = parse_span(text)
-    if span is not None:
-        if span.total_seconds() <= 0:
-            raise PbemError("a deadline span must be longer than zero")
-        return start + span, int(span.total_seconds())
-    return parse_moment(text), None
-
-
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EVERY = re.compile(
     r"every\s+(day|" + "|".join(_DAYS) + r")\s+(\d{1,2}):(\d{2})(?:\s+(\S+))?", re.IGNORECASE

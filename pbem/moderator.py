@@ -120,12 +120,11 @@ class Moderator:
         start = self.now()
         schedule = clock.Schedule(deadline) if deadline else None
         due = schedule.first(start) if schedule else None
-        interval = int(schedule.span.total_seconds()) if schedule and schedule.span else None
         with self.store.session() as session:
             if self.store.find_game(session, name) is not None:
                 raise PbemError(f"a game called {name!r} exists already; choose another name")
             row = GameRow(name=name, game=engine.name, rules=getattr(state, "ruleset", ruleset), seed=seed,
-                          state=self.dumps(engine.state_to_json(state)), deadline=due, interval_seconds=interval,
+                          state=self.dumps(engine.state_to_json(state)), deadline=due,
                           schedule=schedule.text if schedule else "", early=early, created_at=start)
             session.add(row)
             session.flush()

@@ -33,7 +33,7 @@ class GameRow(SQLModel, table=True):
     turn: int = 1
     over: bool = False
     deadline: datetime | None = None  # of the current turn, UTC
-    interval_seconds: int | None = None  # each later turn's deadline is this long after resolution
+    interval_seconds: int | None = None  # unused since `schedule` (0003); kept so older databases still match
     schedule: str = Field(default="", sa_column_kwargs={"server_default": ""})  # the deadline rule
     early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})  # resolve once all orders are in
     created_at: datetime = Field(default_factory=utcnow)

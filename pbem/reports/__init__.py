@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
+from dataclasses import is_dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
@@ -31,11 +30,6 @@ def render(template: str, context: object) -> str:
     if not is_dataclass(context):
         raise TypeError("a template context is a dataclass")
     return environment().get_template(template).render(c=context)
-
-
-def context_dict(context: object) -> dict[str, Any]:
-    assert is_dataclass(context) and not isinstance(context, type)
-    return asdict(context)
 
 
 def zone(name: str) -> ZoneInfo | timezone:

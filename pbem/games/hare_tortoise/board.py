@@ -86,10 +86,6 @@ class Board:
         ]
         return tuple(tuple(m for m in matches if m > i) for i in range(HOME + 1))
 
-    def text(self) -> str:
-        """The board as the table in the rulebook: one `square kind` cell per square."""
-        cells = [f"{i:2} {sq.label}" for i, sq in enumerate(self.squares)]
-        return "\n".join("  ".join(f"{c:<12}" for c in cells[r : r + 8]).rstrip() for r in range(0, 65, 8))
 
 
 def parse_board(name: str, spec: str) -> Board:
