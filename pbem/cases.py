@@ -15,7 +15,7 @@ from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
 from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
-from pbem.orders.parser import parse_sheet
+from pbem.games.hare_tortoise.orders.parser import parse_sheet
 
 _ID = re.compile(r"[a-z0-9-]+")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -309,7 +309,7 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
 
     Example: pbem board race-7 -o race-7.png
     """
-    from pbem.reports.hare_tortoise import board_picture
+    from pbem.games.hare_tortoise.present import board_picture
 
     m = _moderator(config_path)
     game, _, state = m.game_state(name, turn)

@@ -26,7 +26,7 @@ from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.outbox import eml_name, write_eml
 from pbem.games.hare_tortoise.engine import turn_sequence
 from pbem.reports import render, when
-from pbem.reports.hare_tortoise import (
+from pbem.games.hare_tortoise.present import (
     RefusalContext,
     ReminderContext,
     Seat,
@@ -138,8 +138,8 @@ class Moderator:
                 subject = f"Welcome to {name}: Hare & Tortoise, turn 1 orders"
                 msg_id = message_id(name, "welcome", seat.name, domain=self.domain)
                 raw = compose(sender=self.config.address, sender_name=self.config.name, to=seat.email,
-                              to_name=seat.name, subject=subject, text=render("welcome.txt.j2", ctx),
-                              html=render("welcome.html.j2", ctx), date=start, msg_id=msg_id)
+                              to_name=seat.name, subject=subject, text=render("hare-tortoise/welcome.txt.j2", ctx),
+                              html=render("hare-tortoise/welcome.html.j2", ctx), date=start, msg_id=msg_id)
                 self._queue(session, game=row, turn=1, kind="welcome", to=seat.email, subject=subject, raw=raw,
                             msg_id=msg_id)
         self.deliver()
@@ -216,7 +216,7 @@ class Moderator:
         original = str(it.msg.get("Message-ID", "") or "").strip() or None
         msg_id = message_id(it.game.name, "ack", it.game.turn, it.player.name, it.row.id, domain=self.domain)
         raw = compose(sender=self.config.address, sender_name=self.config.name, to=it.player.email,
-                      to_name=it.player.name, subject=subject, text=render("ack.txt.j2", ctx), date=self.now(),
+                      to_name=it.player.name, subject=subject, text=render("hare-tortoise/ack.txt.j2", ctx), date=self.now(),
                       msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied")
         self._queue(session, game=it.game, turn=it.game.turn, kind="ack", to=it.player.email, subject=subject,
                     raw=raw, msg_id=msg_id)
@@ -319,7 +319,7 @@ class Moderator:
             to = reader.email if reader else self.config.address
             msg_id = message_id(game.name, "report", record.turn, who, domain=self.domain)
             raw = compose(sender=self.config.address, sender_name=self.config.name, to=to, to_name=who,
-                          subject=subject, text=render("report.txt.j2", ctx), html=render("report.html.j2", ctx),
+                          subject=subject, text=render("hare-tortoise/report.txt.j2", ctx), html=render("hare-tortoise/report.html.j2", ctx),
                           pictures=[picture], date=resolved, msg_id=msg_id)
             out.append(("report" if reader else "gm-report", to, msg_id, raw))
         return out
@@ -391,7 +391,7 @@ class Moderator:
                                           template=order_template(game.name, game.turn, p.secret, sequence.count(p.name)))
                     subject = f"Reminder: {game.name} turn {game.turn} orders are due {deadline:%a %d %b %H:%M} UTC"
                     raw = compose(sender=self.config.address, sender_name=self.config.name, to=p.email, to_name=p.name,
-                                  subject=subject, text=render("reminder.txt.j2", ctx), date=at, msg_id=msg_id)
+                                  subject=subject, text=render("hare-tortoise/reminder.txt.j2", ctx), date=at, msg_id=msg_id)
                     self._queue(session, game=game, turn=game.turn, kind="reminder", to=p.email, subject=subject,
                                 raw=raw, msg_id=msg_id)
                     count += 1

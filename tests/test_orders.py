@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.orders import HareChoice, parse_sheet
+from pbem.games.hare_tortoise.orders import HareChoice, parse_sheet
 
 PLAYERS = ["Ann", "Bob", "Cyd"]
 

@@ -13,7 +13,7 @@ from pbem.games.chance import SeededChance
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.resolution import Outcome
 from pbem.games.hare_tortoise.state import State
-from pbem.orders.model import OrderSheet
+from pbem.games.hare_tortoise.orders.model import OrderSheet
 
 GAMES = 500
 MAX_TURNS = 400

@@ -13,8 +13,8 @@ from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import DEFAULT_RULESET, RULESETS, find_ruleset
 from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
 from pbem.games.hare_tortoise.state import Runner, State
-from pbem.orders.model import OrderSheet
-from pbem.orders.parser import KEYWORDS, parse_sheet
+from pbem.games.hare_tortoise.orders.model import OrderSheet
+from pbem.games.hare_tortoise.orders.parser import KEYWORDS, parse_sheet
 
 __all__ = ["HareTortoise", "Runner", "Slot", "State"]
 

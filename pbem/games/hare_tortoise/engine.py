@@ -13,7 +13,7 @@ from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
 from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
 from pbem.games.hare_tortoise.rules import HareEffect, Ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
-from pbem.orders.model import (
+from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     And,

@@ -12,7 +12,7 @@ from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
 from pbem.games.hare_tortoise.state import Must, State
-from pbem.orders.model import OrderSheet
+from pbem.games.hare_tortoise.orders.model import OrderSheet
 from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.reports import render, when
 
@@ -319,4 +319,4 @@ def ack_context(
 
 
 def render_report(ctx: ReportContext) -> tuple[str, str]:
-    return render("report.txt.j2", ctx), render("report.html.j2", ctx)
+    return render("hare-tortoise/report.txt.j2", ctx), render("hare-tortoise/report.html.j2", ctx)

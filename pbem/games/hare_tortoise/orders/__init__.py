@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.orders.model import (
+from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     Alternative,
@@ -13,7 +13,7 @@ from pbem.orders.model import (
     RejectedLine,
     SheetLine,
 )
-from pbem.orders.parser import parse_sheet
+from pbem.games.hare_tortoise.orders.parser import parse_sheet
 
 __all__ = [
     "Action",

@@ -8,11 +8,12 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from pbem.orders.model import (
+from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     Alternative,
@@ -35,7 +36,6 @@ from pbem.orders.model import (
     SheetLine,
     SquareIs,
 )
-from pbem.resources import data_dir
 
 HIGHEST_SQUARE = 64
 
@@ -77,7 +77,7 @@ def normalise_line(line: str) -> str:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = (data_dir("orders_grammar") / "hare_tortoise.lark").read_text(encoding="utf-8")
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True)
 
 
