@@ -1,24 +1,48 @@
-"""The registry of game engines: `find_game(name)` answers with one, or says which exist."""
+"""The registry of games: every package under `pbem/games/` that exports `GAME` is one.
+
+A game registers itself by being there (or, for a game shipped in another distribution, by an
+entry point in the group `pbem.games`); nothing outside a game's package names it.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from functools import lru_cache
+from importlib.metadata import entry_points
 from typing import Any
 
 from pbem.errors import UnknownGameError
-from pbem.games.base import Game, Standing, TurnOutcome
-from pbem.games.hare_tortoise import HareTortoise
+from pbem.games.base import Game
 
-GAMES: tuple[type[Game[Any, Any, Any]], ...] = (HareTortoise,)
+AnyGame = Game[Any, Any, Any]
 
 
-def find_game(name: str) -> Game[Any, Any, Any]:
+@lru_cache(maxsize=1)
+def games() -> tuple[AnyGame, ...]:
+    """Every registered game, in name order."""
+    found: dict[str, AnyGame] = {}
+    for module in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
+        if not module.ispkg:
+            continue
+        game = getattr(importlib.import_module(module.name), "GAME", None)
+        if isinstance(game, Game):
+            found[game.info.name] = game
+    for ep in entry_points(group="pbem.games"):
+        game = ep.load()
+        if isinstance(game, Game) and game.info.name not in found:
+            found[game.info.name] = game
+    return tuple(found[name] for name in sorted(found))
+
+
+def find_game(name: str) -> AnyGame:
     """The game called `name` or one of its aliases, in any case."""
     key = name.strip().lower()
-    for cls in GAMES:
-        if key == cls.name or key in cls.aliases:
-            return cls()
-    known = ", ".join(cls.name for cls in GAMES)
+    for game in games():
+        if key == game.info.name or key in game.info.aliases:
+            return game
+    known = ", ".join(g.info.name for g in games())
     raise UnknownGameError(f"no game called {name!r}; known games: {known}")
 
 
-__all__ = ["GAMES", "Game", "Standing", "TurnOutcome", "find_game"]
+__all__ = ["AnyGame", "Game", "find_game", "games"]

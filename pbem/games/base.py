@@ -1,25 +1,182 @@
-"""The protocol every game engine implements, so the moderator around it is shared."""
+"""The game plug-in protocol: everything the moderator may know of a game, and nothing more.
+
+A game is a package under `pbem/games/` that exports `GAME`, an instance of `Game`. The
+moderator, intake, store, CLI, demo and case driver reach a game only through this protocol:
+metadata as data, a pure engine (state, sheets and chance in; state and resolutions out), views
+of a state for one reader, a presenter that turns views into the game's parts of each mail, and
+a codec for the game's own rule-case keys.
+"""
 
 from __future__ import annotations
 
+import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pbem.games.chance import ChanceSource
+from pbem.errors import PbemError, UnknownGameError
+from pbem.games.chance import Chance
+from pbem.games.sheet import Echo, Sheet
+
+if TYPE_CHECKING:
+    from pbem.games.codec import CaseCodec
+    from pbem.games.present import Presenter
 
 S = TypeVar("S")  # a game's state
-O = TypeVar("O")  # a game's parsed order sheet
-R = TypeVar("R")  # a game's resolution record
+O = TypeVar("O")  # a game's parsed orders (one sheet)
+R = TypeVar("R")  # a game's resolution record (one event of a turn)
+
+
+class Moves(enum.Enum):
+    """How the seats move: all sheets for a turn at once, or one seat after another."""
+
+    SIMULTANEOUS = "simultaneous"
+    SEQUENTIAL = "sequential"
+
+
+class Information(enum.Enum):
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
 
 
 @dataclass(frozen=True)
-class Standing:
+class OptionInfo:
+    """An option of a game (a variant switched on at set-up)."""
+
     name: str
-    place: int | None  # finishing place, or None while racing
-    position: int  # race position now
+    title: str
+    summary: str = ""
+    #: the options it cannot be combined with
+    excludes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    name: str
+    title: str
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    min_players: int = 2
+    max_players: int = 6
+    #: the options this ruleset accepts
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data: the CLI, the welcome mail and the README read it."""
+
+    name: str
+    title: str
+    summary: str
+    rulesets: tuple[RulesetInfo, ...]
+    options: tuple[OptionInfo, ...] = ()
+    aliases: tuple[str, ...] = ()
+    moves: Moves = Moves.SIMULTANEOUS
+    information: Information = Information.IMPERFECT
+    #: seats a player controls (two runners in Hare & Tortoise's two-player game)
+    teams: bool = False
+
+    @property
+    def default_ruleset(self) -> RulesetInfo:
+        return self.rulesets[0]
+
+    @property
+    def min_players(self) -> int:
+        return min(r.min_players for r in self.rulesets)
+
+    @property
+    def max_players(self) -> int:
+        return max(r.max_players for r in self.rulesets)
+
+    def ruleset(self, name: str | None) -> RulesetInfo:
+        """The ruleset called `name` (or an alias, any case); the default for None."""
+        if name is None:
+            return self.default_ruleset
+        key = name.strip().lower()
+        for r in self.rulesets:
+            if key == r.name or key in r.aliases:
+                return r
+        known = ", ".join(r.name for r in self.rulesets)
+        raise UnknownGameError(f"{self.title} has no ruleset called {name!r}; known rulesets: {known}")
+
+    def check_setup(self, ruleset: str | None, options: Sequence[str], players: int) -> tuple[RulesetInfo, tuple[str, ...]]:
+        """The ruleset and the options, checked to fit together and the number of players."""
+        rules = self.ruleset(ruleset)
+        chosen: list[str] = []
+        known = {o.name: o for o in self.options}
+        for raw in options:
+            name = raw.strip().lower()
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise PbemError(f"{self.title} has no option {raw!r}; known options: {names}")
+            if name not in rules.options:
+                fits = ", ".join(rules.options) or "none"
+                raise PbemError(f"option {name} does not fit the ruleset {rules.name}; options it takes: {fits}")
+            if name in chosen:
+                raise PbemError(f"option {name} is given twice")
+            clash = next((o for o in chosen if o in known[name].excludes or name in known[o].excludes), None)
+            if clash is not None:
+                raise PbemError(f"options {clash} and {name} cannot be combined")
+            chosen.append(name)
+        if not rules.min_players <= players <= rules.max_players:
+            raise PbemError(f"{self.title} ({rules.name}) takes {rules.min_players} to {rules.max_players} players, "
+                            f"not {players}")
+        return rules, tuple(chosen)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat at set-up: its name, its team (partnership games) and whether a computer holds it."""
+
+    name: str
+    team: str | None = None
+    bot: str | None = None  # a computer player's level; None for a person
+
+
+@dataclass(frozen=True)
+class Setup:
+    ruleset: str
+    seats: tuple[SeatSpec, ...]
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads: one seat (a player), or the GM (seat None), who sees everything."""
+
+    seat: int | None
+
+    @classmethod
+    def gm(cls) -> Viewer:
+        return cls(None)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.seat is None
+
+    def may_see(self, owner: int | None) -> bool:
+        """Whether a detail private to seat `owner` (None: public) may be shown to this reader."""
+        return owner is None or self.seat is None or self.seat == owner
+
+
+@dataclass(frozen=True)
+class Place:
+    seat: int
+    name: str
+    place: int | None  # finishing place, None while racing (or when the game gives none)
     detail: str  # public, e.g. "square 23"
+    team: str | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a state: places (racing or final), and the winners once over."""
+
+    over: bool
+    places: tuple[Place, ...]
+    winners: tuple[str, ...] = ()  # seat names, or team ids in a team game
 
 
 @dataclass(frozen=True)
@@ -28,51 +185,134 @@ class TurnOutcome(Generic[S, R]):
     resolutions: tuple[R, ...]
 
 
+@dataclass(frozen=True)
+class Parsed(Generic[O]):
+    """One sheet as the game read it: the typed orders and the echo of every line."""
+
+    orders: O
+    #: the game's answer to each of the sheet's lines (the header lines are echoed by the reader)
+    echo: tuple[Echo, ...]
+    #: the slots (or plays) the orders fill, and how many the seat has; for the acknowledgement
+    sent: int = 0
+    expected: int = 0
+
+
 class Game(ABC, Generic[S, O, R]):
-    """A pure rules engine: states in, states and resolutions out, no I/O."""
+    """A pure rules engine behind the moderator: states in, states and resolutions out, no I/O."""
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    aliases: ClassVar[tuple[str, ...]] = ()
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    rulesets: ClassVar[tuple[str, ...]]
-    default_ruleset: ClassVar[str]
+    info: ClassVar[GameInfo]
+    #: the version of the state's JSON; `upgrade` brings older stored states up to it
+    schema_version: ClassVar[int] = 1
 
+    # set-up ------------------------------------------------------------------------------
     @abstractmethod
-    def new_state(self, players: Sequence[str], *, ruleset: str | None = None, seed: int = 0) -> S:
-        """The position before turn 1; chance at set-up (if any) comes from `seed`."""
+    def new_state(self, setup: Setup, chance: Chance) -> S:
+        """The position before turn 1; set-up draws come from `chance` (recorded as turn 0)."""
 
-    @abstractmethod
-    def parse_orders(self, state: S, text: str) -> O:
-        """One player's order sheet from the text of their mail."""
+    def check_seat_name(self, name: str) -> None:
+        """Raise PbemError when `name` cannot be a seat of this game."""
 
-    @abstractmethod
-    def resolve_turn(self, state: S, orders: Mapping[str, O], chance: ChanceSource) -> TurnOutcome[S, R]:
-        """Resolve the state's turn with each player's orders (missing players sent none)."""
-
+    # turns -------------------------------------------------------------------------------
     @abstractmethod
     def turn(self, state: S) -> int:
         """The next turn to resolve."""
 
     @abstractmethod
-    def is_over(self, state: S) -> bool: ...
+    def seats(self, state: S) -> tuple[str, ...]:
+        """The seat names, in seat order."""
 
     @abstractmethod
-    def standings(self, state: S) -> list[Standing]: ...
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """The seats that must send orders for the state's turn (empty when the game is over)."""
 
     @abstractmethod
-    def player_view(self, state: S, player: str | None) -> dict[str, Any]:
-        """What `player` may see of the state (None: the GM, who sees everything)."""
+    def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[O]:
+        """Read the order lines of a sheet written by seat `author`."""
 
+    def default_orders(self, state: S, seat: int) -> O | None:
+        """The orders of a seat that sent none (None: the engine applies its own default)."""
+        return None
+
+    def seat_of(self, state: S, name: str) -> int | None:
+        """The seat called `name` (any case), or None."""
+        key = name.lower()
+        return next((i for i, n in enumerate(self.seats(state)) if n.lower() == key), None)
+
+    @abstractmethod
+    def resolve(self, state: S, orders: Mapping[int, O], chance: Chance) -> TurnOutcome[S, R]:
+        """Resolve the state's turn with each seat's orders (a missing seat sent none)."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result: ...
+
+    def is_over(self, state: S) -> bool:
+        return self.result(state).over
+
+    # hidden information ------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, viewer: Viewer) -> Any:
+        """What `viewer` may see of the state: a frozen value holding nothing hidden from them."""
+
+    @abstractmethod
+    def redact(self, resolution: R, viewer: Viewer) -> R:
+        """The resolution as `viewer` may see it: every private detail of another seat removed."""
+
+    @abstractmethod
+    def vary_hidden(self, state: S, resolutions: Sequence[R], seat: int, seed: int) -> tuple[S, tuple[R, ...]]:
+        """The same public facts with every value hidden to all but `seat` changed (the tests of
+        hidden information render every other reader's mail from both and compare)."""
+
+    # storage -----------------------------------------------------------------------------
     @abstractmethod
     def state_to_json(self, state: S) -> dict[str, Any]: ...
 
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
 
+    def upgrade(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """A stored state of an older `schema_version`, brought up to the current one."""
+        if version != self.schema_version:
+            raise PbemError(f"{self.info.title}: no upgrade from state version {version} to {self.schema_version}")
+        return data
+
+    def load_state(self, data: Mapping[str, Any]) -> S:
+        """A stored state of any version this game knows."""
+        values = dict(data)
+        version = int(values.pop("schema", 1))
+        if version > self.schema_version:
+            raise PbemError(f"{self.info.title}: the stored state is of version {version}, newer than this pbem "
+                            f"({self.schema_version}); upgrade pbem")
+        if version < self.schema_version:
+            values = self.upgrade(values, version)
+        return self.state_from_json(values)
+
+    def dump_state(self, state: S) -> dict[str, Any]:
+        return {"schema": self.schema_version, **self.state_to_json(state)}
+
     @abstractmethod
     def resolution_to_json(self, resolution: R) -> dict[str, Any]: ...
 
     @abstractmethod
     def resolution_from_json(self, data: Mapping[str, Any]) -> R: ...
+
+    # the game's other parts --------------------------------------------------------------
+    @property
+    @abstractmethod
+    def presenter(self) -> Presenter[S, R]:
+        """Turns views and redacted resolutions into the game's parts of each mail."""
+
+    @property
+    @abstractmethod
+    def cases(self) -> CaseCodec:
+        """Reads and runs the game's rule cases."""
+
+    def bot(self, level: str) -> Bot[S] | None:
+        """A computer player of that level (None: the game has none; the seat gets default orders)."""
+        return None
+
+
+class Bot(ABC, Generic[S]):
+    """A computer player: writes a sheet in the game's own language from its seat's view only."""
+
+    @abstractmethod
+    def write(self, view: Any, chance: Chance) -> str: ...

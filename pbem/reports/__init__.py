@@ -1,8 +1,14 @@
-"""Reports and mails: typed contexts rendered through strict jinja2 templates."""
+"""Mail text: the shared envelope around a game's parts, rendered through strict jinja2 templates.
+
+A game's presenter names a template under `templates/<game>/` and gives its typed context; the
+template is rendered with that context as `c` and the envelope — the game, the turn, the
+reader, the deadline in UTC and the reader's zone, the moderator's address, the reply
+template — as `e`. A game's template extends the shared one of its kind in `templates/mail/`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import is_dataclass
+from dataclasses import dataclass, is_dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -25,11 +31,49 @@ def environment() -> jinja2.Environment:
     )
 
 
-def render(template: str, context: object) -> str:
-    """Render `template` with one typed context object (a dataclass), exposed as `c`."""
+def render(template: str, context: object, envelope: Envelope | None = None) -> str:
+    """Render `template` with one typed context object (a dataclass) as `c`, and the envelope as `e`."""
     if not is_dataclass(context):
         raise TypeError("a template context is a dataclass")
-    return environment().get_template(template).render(c=context)
+    return environment().get_template(template).render(c=context, e=envelope)
+
+
+@dataclass(frozen=True)
+class EchoLine:
+    line: int
+    text: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class RejectedLine:
+    line: int
+    column: int
+    text: str
+    reason: str
+    context: str
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What every mail of a game says around the game's own part."""
+
+    game: str  # the game's name in this moderator (e.g. race-7)
+    title: str  # what is played (e.g. Hare & Tortoise)
+    turn: int
+    reader: str  # a seat's name, or "GM"
+    gm: bool
+    deadline: str  # in UTC and the reader's zone
+    moderator: str
+    template: str = ""  # a ready-to-edit sheet, header lines included; "" when none is due
+    resolved_at: str = ""
+    board_cid: str = ""
+    board_alt: str = ""
+    received: str = ""
+    replaced: bool = False
+    accepted: tuple[EchoLine, ...] = ()
+    rejected: tuple[RejectedLine, ...] = ()
+    ignored: tuple[EchoLine, ...] = ()
 
 
 def zone(name: str) -> ZoneInfo | timezone:

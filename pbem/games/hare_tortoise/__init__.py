@@ -1,77 +1,117 @@
-"""Hare & Tortoise (David Parlett) behind the game protocol."""
+"""Hare & Tortoise (David Parlett) as a pbem game: the engine, its orders, views, presenter and cases."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.games.base import Game, Standing, TurnOutcome
-from pbem.games.chance import ChanceSource
-from pbem.games.hare_tortoise import engine
-from pbem.games.hare_tortoise.resolution import Slot
-from pbem.games.hare_tortoise.rules import DEFAULT_RULESET, RULESETS, find_ruleset
-from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
-from pbem.games.hare_tortoise.state import Runner, State
+from pbem.games.base import (
+    Game,
+    GameInfo,
+    Information,
+    Moves,
+    Parsed,
+    Place,
+    Result,
+    RulesetInfo,
+    Setup,
+    TurnOutcome,
+    Viewer,
+)
+from pbem.games.chance import Chance
+from pbem.games.codec import CaseCodec
+from pbem.games.hare_tortoise import engine, view as views
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.games.hare_tortoise.orders.parser import KEYWORDS, parse_sheet
+from pbem.games.hare_tortoise.orders.parser import KEYWORDS, parse_lines
+from pbem.games.hare_tortoise.present import HarePresenter
+from pbem.games.hare_tortoise.resolution import Slot
+from pbem.games.hare_tortoise.rules import RULESETS, find_ruleset
+from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
+from pbem.games.hare_tortoise.state import State
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Rejection, Sheet
 
-__all__ = ["HareTortoise", "Runner", "Slot", "State"]
+__all__ = ["GAME", "HareTortoise"]
+
+
+def _ruleset_info(cls: Any) -> RulesetInfo:
+    return RulesetInfo(cls.name, cls.title, getattr(cls, "summary", ""), tuple(cls.aliases), cls.min_players,
+                       cls.max_players, ())
 
 
 class HareTortoise(Game[State, OrderSheet, Slot]):
-    name = "hare-tortoise"
-    title = "Hare & Tortoise"
-    aliases = ("hare-and-tortoise", "hare_tortoise", "ht", "hare&tortoise")
-    min_players = 2
-    max_players = 6
-    rulesets = tuple(RULESETS)
-    default_ruleset = DEFAULT_RULESET
+    info = GameInfo(
+        name="hare-tortoise",
+        title="Hare & Tortoise",
+        summary="David Parlett's race of carrots and lettuces, by conditional orders for every move slot",
+        rulesets=tuple(_ruleset_info(cls) for cls in RULESETS.values()),
+        aliases=("hare-and-tortoise", "hare_tortoise", "ht", "hare&tortoise"),
+        moves=Moves.SIMULTANEOUS,
+        information=Information.IMPERFECT,
+    )
+    schema_version = 1
 
-    def new_state(self, players: Sequence[str], *, ruleset: str | None = None, seed: int = 0) -> State:
-        rules = find_ruleset(ruleset)
+    def check_seat_name(self, name: str) -> None:
+        if not name[:1].isalpha() or not name.isalnum() or not name.isascii():
+            raise PbemError(f"player name {name!r}: use letters and digits only, starting with a letter")
+        if name.lower() in KEYWORDS:
+            raise PbemError(f"player name {name!r} is a word of the order language; choose another")
+
+    def new_state(self, setup: Setup, chance: Chance) -> State:
+        rules = find_ruleset(setup.ruleset)
         seen: set[str] = set()
-        for p in players:
-            if not p[:1].isalpha() or not p.isalnum() or not p.isascii():
-                raise PbemError(f"player name {p!r}: use letters and digits only, starting with a letter")
-            if p.lower() in KEYWORDS:
-                raise PbemError(f"player name {p!r} is a word of the order language; choose another")
-            if p.lower() in seen:
-                raise PbemError(f"two players are called {p!r}; names must differ (ignoring case)")
-            seen.add(p.lower())
-        return engine.new_state(rules, players)
-
-    def parse_orders(self, state: State, text: str) -> OrderSheet:
-        return parse_sheet(text, state.seats)
-
-    def resolve_turn(
-        self, state: State, orders: Mapping[str, OrderSheet], chance: ChanceSource
-    ) -> TurnOutcome[State, Slot]:
-        by_seat = {k.lower(): v for k, v in orders.items()}
-        sheets = [by_seat.get(r.name.lower()) for r in state.runners]
-        result = engine.resolve_turn(find_ruleset(state.ruleset), state, sheets, chance)
-        return TurnOutcome(result.state, result.slots)
+        for seat in setup.seats:
+            self.check_seat_name(seat.name)
+            if seat.name.lower() in seen:
+                raise PbemError(f"two players are called {seat.name!r}; names must differ (ignoring case)")
+            seen.add(seat.name.lower())
+        return engine.new_state(rules, [s.name for s in setup.seats])
 
     def turn(self, state: State) -> int:
         return state.turn
 
+    def seats(self, state: State) -> tuple[str, ...]:
+        return state.seats
+
+    def to_move(self, state: State) -> tuple[int, ...]:
+        if state.over:
+            return ()
+        return tuple(sorted(set(engine.turn_sequence(state))))
+
+    def parse(self, state: State, sheet: Sheet, author: int) -> Parsed[OrderSheet]:
+        orders = parse_lines(sheet.lines, state.seats)
+        echo: list[Echo] = [Accepted(a.line, a.text, a.canonical) for a in orders.accepted]
+        echo += [Rejected(r.line, r.column, r.text, r.reason, Rejection(getattr(r, "kind", "invalid")))
+                 for r in orders.rejected]
+        echo += [Ignored(i.line, i.text) for i in orders.ignored]
+        expected = engine.turn_sequence(state).count(author) if not state.over else 0
+        return Parsed(orders, tuple(echo), len(orders.moves), expected)
+
+    def resolve(self, state: State, orders: Mapping[int, OrderSheet], chance: Chance) -> TurnOutcome[State, Slot]:
+        sheets = [orders.get(i) for i in range(len(state.runners))]
+        result = engine.resolve_turn(find_ruleset(state.ruleset), state, sheets, chance)
+        return TurnOutcome(result.state, result.slots)
+
+    def result(self, state: State) -> Result:
+        places = sorted(
+            (Place(i, r.name, r.place, r.square_label) for i, r in enumerate(state.runners)),
+            key=lambda p: (p.place or 99, state.position(p.seat)),
+        )
+        winners = tuple(r.name for r in state.runners if r.place == 1) if state.over else ()
+        return Result(state.over, tuple(places), winners)
+
     def is_over(self, state: State) -> bool:
         return state.over
 
-    def standings(self, state: State) -> list[Standing]:
-        rows = [
-            Standing(r.name, r.place, state.position(i), r.square_label)
-            for i, r in enumerate(state.runners)
-        ]
-        return sorted(rows, key=lambda s: (s.place or 99, s.position))
+    def view(self, state: State, viewer: Viewer) -> views.View:
+        return views.view(state, viewer)
 
-    def player_view(self, state: State, player: str | None) -> dict[str, Any]:
-        data = state.to_json()
-        if player is not None:
-            for r in data["runners"]:
-                if r["name"].lower() != player.lower():
-                    r["carrots"] = None
-        return data
+    def redact(self, resolution: Slot, viewer: Viewer) -> Slot:
+        return views.redact(resolution, viewer)
+
+    def vary_hidden(self, state: State, resolutions: Sequence[Slot], seat: int, seed: int) -> tuple[State, tuple[Slot, ...]]:
+        return views.vary_hidden(state, resolutions, seat, seed)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         return state.to_json()
@@ -84,3 +124,16 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
         return slot_from_json(dict(data))
+
+    @cached_property
+    def presenter(self) -> HarePresenter:
+        return HarePresenter()
+
+    @cached_property
+    def cases(self) -> CaseCodec:
+        from pbem.games.hare_tortoise.cases import HareCases
+
+        return HareCases()
+
+
+GAME = HareTortoise()

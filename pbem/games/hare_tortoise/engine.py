@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from pbem.errors import PbemError
-from pbem.games.chance import ChanceSource
+from pbem.games.chance import Chance
 from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
 from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
 from pbem.games.hare_tortoise.rules import HareEffect, Ruleset
@@ -402,7 +402,7 @@ def resolve_turn(
     rules: Ruleset,
     state: State,
     sheets: Sequence[OrderSheet | None],
-    chance: ChanceSource,
+    chance: Chance,
     *,
     max_slots: int | None = None,
 ) -> TurnResult:
@@ -450,7 +450,7 @@ def resolve_turn(
     return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
 
 
-def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSource, number: int,
+def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, number: int,
                extra: bool) -> tuple[Slot, bool]:
     order, compiled = line
     chain_text = compiled[0] if compiled is not None else None
@@ -524,7 +524,7 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: ChanceSour
                 position, c0, t.car[i], l0, t.let[i], hare, place, extra)), again
 
 
-def _hare(t: _Turn, i: int, chance: ChanceSource, paid: int, give: bool) -> tuple[HareRoll, bool]:
+def _hare(t: _Turn, i: int, chance: Chance, paid: int, give: bool) -> tuple[HareRoll, bool]:
     """The hare table: one die plus the runner's position, right after landing and paying."""
     s = t.sq[i]
     position = 1

@@ -1,31 +1,28 @@
-"""Hare & Tortoise reports: turn reports, welcome mails and acknowledgements, from stored records."""
+"""Hare & Tortoise's parts of every mail, its console lines and its picture, from views only.
+
+Everything here reads a `View` (the position as one reader may see it) and slots already
+redacted for that reader; the moderator wraps each part in the shared envelope (game, turn,
+reader, deadline, the reply template).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from typing import Any
 
+from pbem.games.base import Parsed
 from pbem.games.hare_tortoise.board import HOME, START, Kind
-from pbem.games.hare_tortoise.engine import turn_sequence
-from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, square_name
-from pbem.games.hare_tortoise.resolution import Outcome, Slot
-from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
-from pbem.games.hare_tortoise.state import Must, State
+from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, slot_lines, square_name
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
-from pbem.reports import render, when
+from pbem.games.hare_tortoise.picture import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
+from pbem.games.hare_tortoise.resolution import Outcome, Slot
+from pbem.games.hare_tortoise.rules import find_ruleset
+from pbem.games.hare_tortoise.state import Must
+from pbem.games.hare_tortoise.view import RunnerView, View
+from pbem.games.present import Letter, Part, Picture, Presenter, Reader
 
-
-@dataclass(frozen=True)
-class Seat:
-    """A player as the reports need them."""
-
-    seat: int
-    name: str
-    email: str
-    secret: str
-    timezone: str
+_DIR = "hare-tortoise"
 
 
 @dataclass(frozen=True)
@@ -49,11 +46,6 @@ class StandingView:
 
 @dataclass(frozen=True)
 class ReportContext:
-    game: str
-    turn: int
-    resolved_at: str
-    reader: str  # a player's name, or "GM"
-    gm: bool
     slots: tuple[SlotView, ...]
     standings: tuple[StandingView, ...]
     me_square: str
@@ -67,119 +59,47 @@ class ReportContext:
     next_sequence: str
     next_first: str
     my_slots: int
-    deadline: str
-    template: str
-    moderator: str
-    board_cid: str
 
 
 @dataclass(frozen=True)
 class WelcomeContext:
-    game: str
-    reader: str
     players: tuple[str, ...]
     rules_title: str
     sequence: str
     first: str
     my_slots: int
-    deadline: str
-    template: str
-    moderator: str
 
 
 @dataclass(frozen=True)
-class LineView:
-    line: int
-    text: str
-    canonical: str
-
-
-@dataclass(frozen=True)
-class RejectedView:
-    line: int
-    column: int
-    text: str
-    reason: str
-    context: str
-
-
-@dataclass(frozen=True)
-class AckContext:
-    game: str
-    reader: str
-    turn: int
-    accepted: tuple[LineView, ...]
-    rejected: tuple[RejectedView, ...]
-    ignored: tuple[LineView, ...]
-    replaced: bool
-    received: str
-    deadline: str
+class AckNotes:
     moves_expected: int
     moves_sent: int
-    moderator: str
 
 
 @dataclass(frozen=True)
-class ReminderContext:
-    reader: str
-    game: str
-    turn: int
-    deadline: str
-    moderator: str
-    template: str
+class ReminderNotes:
+    slots: int
 
 
-@dataclass(frozen=True)
-class RefusalContext:
-    reader: str
-    subject: str
-    reason: str
-    fix: str
-    moderator: str
+def _suffix(n: int) -> str:
+    return {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
 
 
-def squares_info(state: State) -> tuple[SquareInfo, ...]:
-    board = find_ruleset(state.ruleset).board
-    return tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in board.squares)
+def _carrots(n: int) -> str:
+    return "1 carrot" if n == 1 else f"{n} carrots"
 
 
-def board_picture(state: State, slots: Sequence[Slot], *, title: str, subtitle: str) -> tuple[str, bytes]:
-    """The picture of a turn (the same for every reader): SVG text and PNG bytes."""
-    runners = [RunnerMark(i, r.name, r.square, r.place) for i, r in enumerate(state.runners)]
-    moves = [
-        MoveMark(s.seat, s.from_square, s.to_square, s.number)
-        for s in slots
-        if s.to_square != s.from_square
-    ]
-    squares = squares_info(state)
-    svg = board_svg(squares, runners, moves=moves, title=title, subtitle=subtitle)
-    return svg, board_png_layers(squares, runners, moves=moves, title=title, subtitle=subtitle)
+def _names(view: View, seats: Sequence[int]) -> list[str]:
+    return [view.runners[i].name for i in seats]
 
 
-def _sequence(state: State) -> list[str]:
-    return [state.runners[i].name for i in turn_sequence(state)]
+def _my_slots(view: View, reader: Reader) -> int:
+    return sum(1 for i in view.sequence if i in reader.seats)
 
 
-def order_template(game: str, turn: int, secret: str, slots: int) -> str:
-    lines = [f"GAME {game}", f"TURN {turn}", f"SECRET {secret}"]
-    lines += ["MOVE: NEXT"] * max(slots, 1)
-    lines += ["DEFAULT: NEXT", "HARE: TAKE"]
-    return "\n".join(lines)
-
-
-def _public_hare(slot: Slot) -> str:
-    h = slot.hare
-    assert h is not None
-    detail = h.detail
-    if h.effect is HareEffect.HALVE:
-        detail = "loses half of the carrots"
-    elif h.effect is HareEffect.RESTORE:
-        detail = "carrots restored"
-    return f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {detail}"
-
-
-def _slot_view(slot: Slot, reader: str | None, board_kinds: Sequence[Kind]) -> SlotView:
-    mine = reader is None or slot.name == reader
+def _slot_view(slot: Slot, reader: Reader, board_kinds: Sequence[Kind]) -> SlotView:
+    """A slot as the reader's report tells it; `slot` is already redacted for the reader."""
+    mine = reader.viewer.may_see(slot.seat)
     headline = f"{slot.name} {slot_action(slot)}"
     if slot.extra:
         headline += " (extra slot)"
@@ -193,7 +113,7 @@ def _slot_view(slot: Slot, reader: str | None, board_kinds: Sequence[Kind]) -> S
     if slot.outcome is Outcome.BACK:
         details.append(f"draws {slot.drew} carrots (10 per square)")
     if slot.hare is not None:
-        details.append(hare_line(slot) if mine else _public_hare(slot))
+        details.append(hare_line(slot))
     if slot.outcome is Outcome.FORWARD and slot.hare is None and board_kinds[slot.to_square] is Kind.LETTUCE:
         details.append("a lettuce square: eats at the next slot")
     if mine:
@@ -203,21 +123,13 @@ def _slot_view(slot: Slot, reader: str | None, board_kinds: Sequence[Kind]) -> S
         )
     elif slot.rule in ("default move", "stuck: no legal move"):
         details.append(f"rule: {slot.rule}")
-    return SlotView(slot.number, slot.name, mine and reader is not None, headline, tuple(details))
+    return SlotView(slot.number, slot.name, mine and not reader.viewer.is_gm, headline, tuple(details))
 
 
-def _carrots(n: int) -> str:
-    return "1 carrot" if n == 1 else f"{n} carrots"
-
-
-def _suffix(n: int) -> str:
-    return {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
-
-
-def _standings(state: State, reader: str | None) -> tuple[StandingView, ...]:
+def _standings(view: View) -> tuple[StandingView, ...]:
     rows = []
-    for i, r in enumerate(state.runners):
-        pos = state.position(i)
+    for r in view.runners:
+        pos = view.position(r.seat)
         notes = []
         if r.must is Must.EAT:
             notes.append("eats a lettuce next slot")
@@ -227,96 +139,114 @@ def _standings(state: State, reader: str | None) -> tuple[StandingView, ...]:
             notes.append("misses the next slot")
         rank = f"{r.place}{_suffix(r.place)} (home)" if r.home and r.place else (
             f"{r.place}{_suffix(r.place)}" if r.place else f"{pos}{_suffix(pos)}")
-        visible = reader is None or r.name == reader
         square = "HOME" if r.square == HOME else "START" if r.square == START else str(r.square)
-        rows.append((r.place or pos, i, StandingView(rank, r.name, square, r.lettuces,
-                                                      str(r.carrots) if visible else "", ", ".join(notes))))
+        carrots = "" if r.carrots is None else str(r.carrots)
+        rows.append((r.place or pos, r.seat, StandingView(rank, r.name, square, r.lettuces, carrots, ", ".join(notes))))
     return tuple(v for _, _, v in sorted(rows))
 
 
-def report_context(
-    game: str, seats: Sequence[Seat], reader: Seat | None, after: State, slots: Sequence[Slot],
-    *, resolved_at: datetime, deadline: datetime | None, moderator: str,
-) -> ReportContext:
-    """One reader's report of a resolved turn; `reader=None` is the GM's full report."""
-    board_kinds = [sq.kind for sq in find_ruleset(after.ruleset).board.squares]
-    name = reader.name if reader else None
-    views = tuple(_slot_view(s, name, board_kinds) for s in slots)
-    sequence = _sequence(after) if not after.over else []
-    me_seat = reader.seat if reader else 0
-    me = after.runners[me_seat]
-    notes = []
-    if me.must is Must.EAT:
-        notes.append("You eat a lettuce at your next slot (your MOVE line for it is used up).")
-    if me.must is Must.LEAVE:
-        notes.append("You ate a lettuce: you must leave the square at your next slot.")
-    if me.skip:
-        notes.append("You miss your next slot (hare result); it still uses a MOVE line.")
-    winner = next((r.name for r in after.runners if r.place == 1), "")
-    my_slots = sequence.count(me.name) if reader else 0
-    tz = reader.timezone if reader else "UTC"
-    return ReportContext(
-        game=game,
-        turn=after.turn - 1,
-        resolved_at=when(resolved_at),
-        reader=reader.name if reader else "GM",
-        gm=reader is None,
-        slots=views,
-        standings=_standings(after, name),
-        me_square=square_name(me.square),
-        me_carrots=me.carrots,
-        me_lettuces=me.lettuces,
-        me_position=after.position(me_seat),
-        me_notes=tuple(notes),
-        over=after.over,
-        winner=winner,
-        next_turn=after.turn,
-        next_sequence=", ".join(sequence),
-        next_first=sequence[0] if sequence else "",
-        my_slots=my_slots,
-        deadline=when(deadline, tz),
-        template=order_template(game, after.turn, reader.secret, my_slots) if reader and not me.home else "",
-        moderator=moderator,
-        board_cid=f"board-{game}-{after.turn - 1}",
-    )
+def _me(view: View, reader: Reader) -> RunnerView:
+    return view.runners[reader.seats[0] if reader.seats else 0]
 
 
-def welcome_context(game: str, state: State, reader: Seat, *, deadline: datetime | None, moderator: str) -> WelcomeContext:
-    sequence = _sequence(state)
-    return WelcomeContext(
-        game=game,
-        reader=reader.name,
-        players=state.seats,
-        rules_title=find_ruleset(state.ruleset).title,
-        sequence=", ".join(sequence),
-        first=sequence[0],
-        my_slots=sequence.count(reader.name),
-        deadline=when(deadline, reader.timezone),
-        template=order_template(game, state.turn, reader.secret, sequence.count(reader.name)),
-        moderator=moderator,
-    )
+class HarePresenter(Presenter[Any, Slot]):
+    """Hare & Tortoise mail parts, console lines and the board picture."""
+
+    def welcome(self, view: View, reader: Reader) -> Letter:
+        sequence = _names(view, view.sequence)
+        ctx = WelcomeContext(
+            players=view.seats,
+            rules_title=find_ruleset(view.ruleset).title,
+            sequence=", ".join(sequence),
+            first=sequence[0] if sequence else "",
+            my_slots=_my_slots(view, reader),
+        )
+        return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
+
+    def acknowledgement(self, view: View, reader: Reader, parsed: Parsed[Any]) -> Part:
+        return Part(f"{_DIR}/ack.txt.j2", AckNotes(parsed.expected, parsed.sent))
+
+    def report(self, view: View, resolutions: Sequence[Slot], reader: Reader) -> Letter:
+        board_kinds = [sq.kind for sq in find_ruleset(view.ruleset).board.squares]
+        sequence = _names(view, view.sequence)
+        me = _me(view, reader)
+        notes = []
+        if me.must is Must.EAT:
+            notes.append("You eat a lettuce at your next slot (your MOVE line for it is used up).")
+        if me.must is Must.LEAVE:
+            notes.append("You ate a lettuce: you must leave the square at your next slot.")
+        if me.skip:
+            notes.append("You miss your next slot (hare result); it still uses a MOVE line.")
+        ctx = ReportContext(
+            slots=tuple(_slot_view(s, reader, board_kinds) for s in resolutions),
+            standings=_standings(view),
+            me_square=square_name(me.square),
+            me_carrots=me.carrots or 0,
+            me_lettuces=me.lettuces,
+            me_position=view.position(me.seat),
+            me_notes=tuple(notes),
+            over=view.over,
+            winner=next((r.name for r in view.runners if r.place == 1), ""),
+            next_turn=view.turn,
+            next_sequence=", ".join(sequence),
+            next_first=sequence[0] if sequence else "",
+            my_slots=_my_slots(view, reader) if not reader.viewer.is_gm else 0,
+        )
+        return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
+
+    def reminder(self, view: View, reader: Reader) -> Part:
+        return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(_my_slots(view, reader)))
+
+    def order_lines(self, view: View, reader: Reader) -> list[str]:
+        if view.over or all(view.runners[i].home for i in reader.seats):
+            return []
+        return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", "HARE: TAKE"]
+
+    def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
+        runners = [RunnerMark(r.seat, r.name, r.square, r.place) for r in view.runners]
+        moves = [MoveMark(s.seat, s.from_square, s.to_square, s.number) for s in resolutions if s.to_square != s.from_square]
+        board = find_ruleset(view.ruleset).board
+        squares = tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in board.squares)
+        svg = board_svg(squares, runners, moves=moves, title=title, subtitle=subtitle)
+        png = board_png_layers(squares, runners, moves=moves, title=title, subtitle=subtitle)
+        where = ", ".join(f"{r.name} {square_name(r.square)}" for r in view.runners)
+        return Picture(svg, png, f"The board: {where}")
+
+    def position_lines(self, view: View) -> list[str]:
+        out = []
+        for r in view.runners:
+            extras = []
+            if r.place is not None:
+                extras.append(f"place {r.place}")
+            if r.must is not Must.NONE:
+                extras.append(f"must {r.must.value}")
+            if r.skip:
+                extras.append("misses next slot")
+            tail = f" ({', '.join(extras)})" if extras else ""
+            carrots = "?" if r.carrots is None else r.carrots
+            out.append(f"{r.name:<10} {r.square_label:>5}  carrots {carrots:>3}  lettuces {r.lettuces}{tail}")
+        track = ["."] * (HOME + 1)
+        for r in view.runners:
+            if 0 < r.square < HOME:
+                track[r.square] = r.name[0].upper()
+        out.append("START " + "".join(track[1:HOME]) + " HOME")
+        return out
+
+    def resolution_lines(self, resolution: Slot, *, private: bool) -> list[str]:
+        return slot_lines(resolution, private=private)
+
+    def summary(self, view: View) -> dict[str, Any]:
+        return {
+            "turn": view.turn,
+            "over": view.over,
+            "runners": [
+                {"name": r.name, "square": "start" if r.square == START else "home" if r.square == HOME else r.square,
+                 "carrots": r.carrots, "lettuces": r.lettuces, "place": r.place,
+                 "must": None if r.must is Must.NONE else r.must.value, "skip": r.skip}
+                for r in view.runners
+            ],
+        }
 
 
-def ack_context(
-    game: str, reader: Seat, state: State, sheet: OrderSheet, *, replaced: bool, received: datetime,
-    deadline: datetime | None, moderator: str,
-) -> AckContext:
-    sequence = _sequence(state)
-    return AckContext(
-        game=game,
-        reader=reader.name,
-        turn=state.turn,
-        accepted=tuple(LineView(a.line, a.text, a.canonical) for a in sheet.accepted),
-        rejected=tuple(RejectedView(r.line, r.column, r.text, r.reason, r.context) for r in sheet.rejected),
-        ignored=tuple(LineView(i.line, i.text, i.canonical) for i in sheet.ignored),
-        replaced=replaced,
-        received=when(received, reader.timezone),
-        deadline=when(deadline, reader.timezone),
-        moves_expected=sequence.count(reader.name),
-        moves_sent=len(sheet.moves),
-        moderator=moderator,
-    )
-
-
-def render_report(ctx: ReportContext) -> tuple[str, str]:
-    return render("hare-tortoise/report.txt.j2", ctx), render("hare-tortoise/report.html.j2", ctx)
+def sheet_counts(sheet: OrderSheet) -> int:
+    return len(sheet.moves)

@@ -44,7 +44,7 @@ class Slot(NamedTuple):
     number: int  # 1-based within the turn
     seat: int
     name: str
-    order: str  # the order line used: "MOVE 2", "DEFAULT", "MOVE 2 (rejected)", "no orders"
+    order: str  # the order line used: "MOVE 2", "DEFAULT", "MOVE 2 (rejected)", "no orders" ("" when redacted)
     chain: str | None  # the chain of that line, canonical
     tried: tuple[Tried, ...]
     outcome: Outcome
@@ -55,8 +55,8 @@ class Slot(NamedTuple):
     drew: int  # carrots drawn by the move itself (back, stay, eating)
     bonus: int  # number-square carrots drawn at the start of the slot
     position: int  # race position at the start of the slot
-    carrots_before: int
-    carrots_after: int
+    carrots_before: int | None  # None when redacted: hidden from the reader
+    carrots_after: int | None
     lettuces_before: int
     lettuces_after: int
     hare: HareRoll | None

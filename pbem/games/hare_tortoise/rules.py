@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from pbem.errors import UnknownGameError
-from pbem.games.chance import ChanceSource
+from pbem.games.chance import Chance
 from pbem.games.hare_tortoise.board import GIBSONS_1987, Board
 
 
@@ -49,7 +49,7 @@ class Ruleset:
     def home_allowance(self, place: int) -> int:
         return self.home_allowance_per_place * place
 
-    def hare_roll(self, chance: ChanceSource, position: int) -> tuple[int, int]:
+    def hare_roll(self, chance: Chance, position: int) -> tuple[int, int]:
         """Draw the hare result: (die, total) where total indexes `hare_table`."""
         die = chance.die(6)
         return die, die + position

@@ -6,13 +6,14 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
 from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
@@ -281,36 +282,44 @@ def parse_order_line(text: str, players: Sequence[str]) -> ParsedLine:
 
 
 def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
-    """Read a whole order sheet (an email body) for a game with these seat names.
+    """Read a whole order sheet (an email body, or a rule case's ORDERS block) for these seats.
 
-    Quoted lines and everything after a signature line are dropped; other lines are headers,
-    order lines (accepted or rejected with line, column and reason) or ignored.
+    The generic reader takes the header lines, quotes and signature; the rest are order lines
+    (accepted, or rejected with line, column and reason) or ignored lines.
     """
+    sheet = read_sheet(text)
+    orders = parse_lines(sheet.lines, players)
+    headers = [SheetLine(e.line, e.text, e.canonical) for e in sheet.echo if isinstance(e, Accepted)]
+    rejected = [RejectedLine(e.line, e.column, e.text, e.reason, e.context) for e in sheet.echo if isinstance(e, Rejected)]
+    return replace(
+        orders,
+        game=sheet.game,
+        turn=sheet.turn,
+        secret=sheet.secret,
+        accepted=tuple(sorted((*headers, *orders.accepted), key=lambda a: a.line)),
+        rejected=tuple(sorted((*rejected, *orders.rejected), key=lambda r: r.line)),
+    )
+
+
+def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
+    """The orders of a sheet's lines (headers, quotes and signature already taken off)."""
     moves: list[MoveOrder] = []
     default: Chain | None = None
     default_line: int | None = None
     hare = HareChoice.TAKE
-    headers: dict[str, str] = {}
     accepted: list[SheetLine] = []
     rejected: list[RejectedLine] = []
     ignored: list[SheetLine] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.replace("\u00a0", " ").strip()
-        if stripped.startswith(">"):
-            continue
-        if _SIGNATURE.fullmatch(stripped):
-            break
-        line = normalise_line(raw).strip()
-        if not line:
-            continue
+    for item in lines:
+        number, raw, line = item.number, item.raw, item.text
         if _ORDER_WORD.match(line):
             is_move = line[:4].lower() == "move"
             try:
                 parsed = parse_order_line(line, players)
             except _LineError as err:
-                rejected.append(RejectedLine(number, err.column, raw.strip(), err.reason, _caret(line, err.column)))
+                rejected.append(RejectedLine(number, err.column, raw, err.reason, _caret(line, err.column)))
                 if is_move:
-                    moves.append(MoveOrder(None, number, raw.strip()))
+                    moves.append(MoveOrder(None, number, raw))
                 continue
             if parsed.kind == "move":
                 assert isinstance(parsed.value, Chain)
@@ -319,39 +328,28 @@ def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
                     found = _MOVE_NUMBER.match(line)
                     col = found.start(1) + 1 if found else 1
                     rejected.append(RejectedLine(
-                        number, col, raw.strip(),
+                        number, col, raw,
                         f"MOVE {parsed.number} is out of sequence: this is MOVE line {expected_number}",
                         _caret(line, col)))
-                    moves.append(MoveOrder(None, number, raw.strip()))
+                    moves.append(MoveOrder(None, number, raw))
                     continue
-                moves.append(MoveOrder(parsed.value, number, raw.strip()))
-                accepted.append(SheetLine(number, raw.strip(), f"MOVE {expected_number}: {parsed.value}"))
+                moves.append(MoveOrder(parsed.value, number, raw))
+                accepted.append(SheetLine(number, raw, f"MOVE {expected_number}: {parsed.value}"))
             elif parsed.kind == "default":
                 assert isinstance(parsed.value, Chain)
                 default, default_line = parsed.value, number
-                accepted.append(SheetLine(number, raw.strip(), f"DEFAULT: {parsed.value}"))
+                accepted.append(SheetLine(number, raw, f"DEFAULT: {parsed.value}"))
             else:
                 assert isinstance(parsed.value, HareChoice)
                 hare = parsed.value
-                accepted.append(SheetLine(number, raw.strip(), f"HARE: {hare.value}"))
+                accepted.append(SheetLine(number, raw, f"HARE: {hare.value}"))
             continue
-        header = _HEADER.match(line)
-        if header:
-            key, value = header.group(1).upper(), header.group(2)
-            if key != "TURN" or value.isdigit():
-                headers[key] = value
-                accepted.append(SheetLine(number, raw.strip(), f"{key} {value}"))
-                continue
-        ignored.append(SheetLine(number, raw.strip(), line))
-    turn = headers.get("TURN")
+        ignored.append(SheetLine(number, raw, line))
     return OrderSheet(
         moves=tuple(moves),
         default=default,
         default_line=default_line,
         hare=hare,
-        game=headers.get("GAME"),
-        turn=int(turn) if turn is not None else None,
-        secret=headers.get("SECRET"),
         accepted=tuple(accepted),
         rejected=tuple(rejected),
         ignored=tuple(ignored),

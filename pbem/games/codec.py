@@ -1,0 +1,68 @@
+"""What a game's rule-case codec gives the generic case driver (`pbem check-cases`).
+
+The driver reads the case format's common keys (CASE, TITLE, GAME, RULES, OPTIONS, SEATS, TURN,
+FIRST, ORDERS, EXPECT-OVER, END) and hands every other key to the codec of the case's game, as
+that game's contract addendum defines them. The codec then builds the position, resolves the
+turn with scripted chance and compares the expectations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+
+@dataclass
+class CaseText:
+    """A case as the driver read it: the common keys, and the game's own lines in order."""
+
+    path: str
+    line: int
+    id: str
+    game: str = ""
+    title: str = ""
+    rules: str | None = None
+    rules_line: int = 0
+    options: list[str] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
+    seats_line: int = 0
+    turn: int = 1
+    turn_given: bool = False
+    first: str | None = None
+    first_line: int = 0
+    orders: dict[str, list[str]] = field(default_factory=dict)
+    orders_lines: dict[str, int] = field(default_factory=dict)
+    expect_over: bool | None = None
+    #: the game's own keys: (line number, keyword, the rest of the line)
+    keys: list[tuple[int, str, str]] = field(default_factory=list)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """What a case's resolution gave: the problems (none: it passed), and an account of it."""
+
+    problems: tuple[str, ...]
+    before: tuple[str, ...] = ()  # the position before, in console lines
+    after: tuple[str, ...] = ()
+    resolutions: tuple[str, ...] = ()
+    chance: str = ""  # the scripted chance, as given
+
+
+class CaseCodec(ABC):
+    """A game's own case keys: read, checked and run."""
+
+    #: the keywords this game adds to the common ones
+    keys: frozenset[str] = frozenset()
+
+    @abstractmethod
+    def prepare(self, case: CaseText) -> object:
+        """Check the case and build what `run` needs; raise CaseFormatError (with the line) when
+        the case is malformed."""
+
+    @abstractmethod
+    def run(self, case: CaseText, prepared: object) -> CaseRun:
+        """Resolve the case's turn with scripted chance and compare every expectation."""

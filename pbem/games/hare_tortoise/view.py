@@ -1,0 +1,116 @@
+"""What one reader may see of a Hare & Tortoise game: the position and the turn's slots.
+
+Carrots are hidden information (RULES: a player's report shows their own carrots, not the
+others'). A view holds another runner's carrots as None, and a redacted slot holds none of
+another player's carrot figures, order lines or alternatives tried; presenters and computer
+players are given nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pbem.games.base import Viewer
+from pbem.games.hare_tortoise.board import HOME, START
+from pbem.games.hare_tortoise.engine import turn_sequence
+from pbem.games.hare_tortoise.resolution import HareRoll, Slot
+from pbem.games.hare_tortoise.rules import HareEffect
+from pbem.games.hare_tortoise.state import Must, Runner, State
+
+
+@dataclass(frozen=True)
+class RunnerView:
+    seat: int
+    name: str
+    square: int
+    carrots: int | None  # None: hidden from this reader
+    lettuces: int
+    place: int | None
+    must: Must
+    skip: bool
+
+    @property
+    def home(self) -> bool:
+        return self.square == HOME
+
+    @property
+    def square_label(self) -> str:
+        return "start" if self.square == START else "home" if self.square == HOME else str(self.square)
+
+
+@dataclass(frozen=True)
+class View:
+    """A position as `viewer` may see it."""
+
+    viewer: Viewer
+    ruleset: str
+    turn: int
+    first: int
+    over: bool
+    runners: tuple[RunnerView, ...]
+    #: the seats in slot order for the turn to play (empty when the game is over)
+    sequence: tuple[int, ...]
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.runners)
+
+    def position(self, seat: int) -> int:
+        """1 + the runners strictly ahead (HOME runners by their place)."""
+        me = self.runners[seat]
+        if me.home:
+            return me.place or 1
+        return 1 + sum(1 for j, r in enumerate(self.runners) if j != seat and r.square > me.square)
+
+
+def view(state: State, viewer: Viewer) -> View:
+    runners = tuple(
+        RunnerView(i, r.name, r.square, r.carrots if viewer.may_see(i) else None, r.lettuces, r.place, r.must, r.skip)
+        for i, r in enumerate(state.runners)
+    )
+    sequence = () if state.over else tuple(turn_sequence(state))
+    return View(viewer, state.ruleset, state.turn, state.first, state.over, runners, sequence)
+
+
+def public_hare_detail(hare: HareRoll) -> str:
+    """What a hare result did, in words that give away no carrot holding."""
+    if hare.effect is HareEffect.HALVE:
+        return "loses half of the carrots"
+    if hare.effect is HareEffect.RESTORE:
+        return "carrots restored"
+    if hare.effect is HareEffect.CHEW_CARROT:
+        return hare.detail.partition(" (")[0]
+    return hare.detail
+
+
+def redact(slot: Slot, viewer: Viewer) -> Slot:
+    """The slot as `viewer` may see it: another player's carrots, order line and the
+    alternatives tried are left out."""
+    if viewer.may_see(slot.seat):
+        return slot
+    hare = slot.hare._replace(detail=public_hare_detail(slot.hare)) if slot.hare is not None else None
+    return slot._replace(order="", chain=None, tried=(), carrots_before=None, carrots_after=None, hare=hare)
+
+
+def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tuple[State, tuple[Slot, ...]]:
+    """The same public facts with `seat`'s carrots, orders and private hare details changed."""
+    rng = random.Random(seed)
+    shift = rng.randint(101, 997)
+    runner = state.runners[seat]
+    runners = list(state.runners)
+    runners[seat] = Runner(*runner)._replace(carrots=runner.carrots + shift)
+    varied = []
+    for s in slots:
+        if s.seat == seat:
+            hare = s.hare
+            if hare is not None and hare.effect is HareEffect.HALVE:
+                hare = hare._replace(detail=f"lost {shift} carrots")
+            elif hare is not None and hare.effect is HareEffect.CHEW_CARROT and "(" not in hare.detail:
+                hare = hare._replace(detail=f"{hare.detail} (fewer than 10 to give)")
+            s = s._replace(order=f"MOVE {shift}", chain=f"ADVANCE {shift}", tried=(),
+                           carrots_before=(s.carrots_before or 0) + shift, carrots_after=(s.carrots_after or 0) + shift,
+                           hare=hare)
+        varied.append(s)
+    return State(state.ruleset, tuple(runners), state.turn, state.first, state.over), tuple(varied)

@@ -1,0 +1,216 @@
+"""The order sheet, read once for every game: header lines, quotes, signature, limits, the echo.
+
+Every game's orders arrive as the text of a mail. This reader takes what all games share —
+the `GAME`, `TURN`, `SECRET` and `TIMEZONE` header lines, quoted text, the signature, comments,
+what mail programs do to text — and hands the game the remaining lines, numbered as sent. The
+game answers each line (accepted in canonical form, rejected with column and reason, or
+ignored); the acknowledgement is the echo of both. Every step is a plain scan of the text:
+no pattern here can take more than linear time, whatever a mail holds.
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+#: limits on what one sheet may hold; a line beyond them is rejected with a reason
+MAX_LINES = 200
+MAX_LINE_LENGTH = 1000
+MAX_TEXT = 200_000  # characters read at all; the rest of a longer text is ignored
+MAX_ZONE_LENGTH = 64
+
+HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
+
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2032": "'",
+        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\t": " ", "\u00a0": " ",
+        "\u2264": "<=", "\u2265": ">=", "\u2260": "!=",
+    }
+)
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_ZONE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-/")
+
+
+class Rejection(enum.Enum):
+    """Why a line was rejected: not understood, understood but not allowed now, or unclear."""
+
+    INVALID = "invalid"
+    ILLEGAL = "illegal"
+    AMBIGUOUS = "ambiguous"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the sheet for the game: its number in the mail, the text as sent, normalised."""
+
+    number: int
+    raw: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Accepted:
+    line: int
+    text: str
+    canonical: str
+
+
+@dataclass(frozen=True)
+class Rejected:
+    line: int
+    column: int
+    text: str
+    reason: str
+    kind: Rejection = Rejection.INVALID
+
+    @property
+    def context(self) -> str:
+        """The line with a caret under the column."""
+        shown = normalise(self.text)
+        return f"{shown}\n{' ' * (max(self.column, 1) - 1)}^"
+
+
+@dataclass(frozen=True)
+class Ignored:
+    line: int
+    text: str
+
+
+Echo = Accepted | Rejected | Ignored
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A sheet's headers and the lines left for the game."""
+
+    game: str | None = None
+    turn: int | None = None
+    secret: str | None = None
+    timezone: str | None = None
+    lines: tuple[Line, ...] = ()
+    #: the echo of the header lines (and of lines past the limits)
+    echo: tuple[Echo, ...] = ()
+
+
+def normalise(line: str) -> str:
+    """Undo what mail does to text: compatibility forms, smart quotes, tabs, comments, trailing dots."""
+    line = unicodedata.normalize("NFKC", line).translate(_TYPOGRAPHY)
+    cut = line.find("#")
+    if cut >= 0:
+        line = line[:cut]
+    return line.rstrip().rstrip(".").rstrip()
+
+
+def _is_signature(stripped: str) -> bool:
+    return stripped.startswith("--") and not stripped[2:].strip()
+
+
+def _header(text: str) -> tuple[str, str] | None:
+    """('GAME', value) for a line `GAME value` or `Game: value`; None when it is not a header.
+
+    `TIME ZONE` may be written in two words. A header line holds one value and nothing else,
+    so a greeting that starts with the same word ("Game on!") is not one.
+    """
+    words = text.replace(":", " : ", 1).split()
+    if not words:
+        return None
+    key = words[0].upper()
+    rest = words[1:]
+    if key == "TIME" and rest and rest[0].upper() == "ZONE":
+        key, rest = "TIMEZONE", rest[1:]
+    if key not in HEADER_WORDS:
+        return None
+    if rest and rest[0] == ":":
+        rest = rest[1:]
+    if len(rest) != 1:
+        return None
+    value = rest[0]
+    if key != "TIMEZONE" and not (value[:1].isalnum() and set(value) <= _TOKEN_CHARS):
+        return None  # "Game on!" is a greeting
+    if key == "TURN" and not value.isdigit():
+        return None
+    return key, value
+
+
+def _zone_problem(value: str) -> str | None:
+    """Why `value` is not a time zone pbem can use; None when it is one."""
+    if len(value) > MAX_ZONE_LENGTH or not set(value) <= _ZONE_CHARS or value.startswith("/") or ".." in value:
+        return f"{value[:40]!r} is not a time zone name (write it like Europe/London or America/New_York)"
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError, OSError, IsADirectoryError):
+        return (f"there is no time zone called {value!r} (write it like Europe/London or America/New_York; "
+                "the list is at https://en.wikipedia.org/wiki/List_of_tz_database_time_zones)")
+    return None
+
+
+def read_sheet(text: str) -> Sheet:
+    """Read the headers and the game's lines of a sheet.
+
+    Quoted lines (`>`) are skipped, everything after a signature line (`--`) is dropped, blank
+    and comment-only lines are passed over. Lines past `MAX_LINES` or longer than
+    `MAX_LINE_LENGTH` are rejected with the limit in the reason.
+    """
+    headers: dict[str, str] = {}
+    echo: list[Echo] = []
+    lines: list[Line] = []
+    counted = 0
+    for number, raw in enumerate(text[:MAX_TEXT].splitlines(), start=1):
+        stripped = raw.replace("\u00a0", " ").strip()
+        if stripped.startswith(">"):
+            continue
+        if _is_signature(stripped):
+            break
+        if not stripped:
+            continue
+        shown = stripped if len(stripped) <= 120 else stripped[:117] + "..."
+        if len(raw) > MAX_LINE_LENGTH:
+            echo.append(Rejected(number, MAX_LINE_LENGTH + 1, shown,
+                                 f"the line is {len(raw)} characters long; a line may hold {MAX_LINE_LENGTH}"))
+            continue
+        line = normalise(raw).strip()
+        if not line:
+            continue
+        counted += 1
+        if counted > MAX_LINES:
+            echo.append(Rejected(number, 1, shown, f"a sheet may hold {MAX_LINES} lines; this and every later line "
+                                                   "is left out"))
+            break
+        found = _header(line)
+        if found is not None:
+            key, value = found
+            problem = _header_problem(key, value)
+            if problem is None:
+                headers[key] = value
+                echo.append(Accepted(number, stripped, f"{key} {value}"))
+            else:
+                echo.append(Rejected(number, line.upper().find(value.upper()[:1]) + 1 or 1, stripped, problem))
+            continue
+        lines.append(Line(number, raw.strip(), line))
+    turn = headers.get("TURN")
+    return Sheet(
+        game=headers.get("GAME"),
+        turn=int(turn) if turn is not None else None,
+        secret=headers.get("SECRET"),
+        timezone=headers.get("TIMEZONE"),
+        lines=tuple(lines),
+        echo=tuple(echo),
+    )
+
+
+def _header_problem(key: str, value: str) -> str | None:
+    if key == "TIMEZONE":
+        return _zone_problem(value)
+    if key == "TURN" and len(value) > 6:
+        return f"TURN takes a turn number, not {value[:20]!r}"
+    if len(value) > 64:
+        return f"{key} takes a word of at most 64 characters, not {value[:40]!r}..."
+    return None
+
+
+def merge(*echoes: tuple[Echo, ...]) -> tuple[Echo, ...]:
+    """The echoes of the reader and the game, in line order."""
+    return tuple(sorted((e for group in echoes for e in group), key=lambda e: e.line))
