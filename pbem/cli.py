@@ -29,7 +29,7 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:
-    """pbem — a play-by-email moderator for Hare & Tortoise.
+    """pbem — a play-by-email moderator for Hare & Tortoise and its family of games.
 
     Example: pbem demo /tmp/pbem-demo
     """
@@ -123,10 +123,12 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 
 @main.command("new-game")
 @click.argument("name")
-@click.option("--game", "game_name", default="hare-tortoise", show_default=True, help="Which game.")
-@click.option("--rules", default=None, help="The ruleset (default: the game's own, variable-pig).")
+@click.option("--game", "game_name", default="hare-tortoise", show_default=True,
+              help="Which game (`pbem games --list` names them).")
+@click.option("--rules", default=None, help="The ruleset (default: the game's first).")
+@click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              help="A player, in seat order (2 to 6).")
+              help="A player, in seat order.")
 @click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: random).")
 @click.option("--deadline", default=None,
               help="Turn deadlines: a span such as 7d or 72h (each turn), a schedule such as "
@@ -136,8 +138,8 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
               help="A player's time zone for deadlines, e.g. Ann=Europe/London.")
 @click.option("--early", is_flag=True, help="Resolve a turn as soon as every player's orders are in.")
 @config_option
-def new_game(name: str, game_name: str, rules: str | None, players: tuple[str, ...], seed: int | None,
-             deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
+def new_game(name: str, game_name: str, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
+             seed: int | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
              config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
@@ -145,8 +147,10 @@ def new_game(name: str, game_name: str, rules: str | None, players: tuple[str, .
     """
     m = _moderator(config_path)
     row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones), seed=seed,
-                     deadline=deadline, early=early)
-    click.echo(f"Created {row.name}: {row.game} ({row.rules}), {len(players)} players, seed {row.seed}")
+                     deadline=deadline, early=early, options=options)
+    chosen = json.loads(row.options)
+    with_options = f", options {', '.join(chosen)}" if chosen else ""
+    click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, seed {row.seed}")
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 
 
@@ -224,7 +228,8 @@ def status(name: str, config_path: Path | None) -> None:
         return
     click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}")
     for p in info["players"]:
-        got = f"orders in ({when(p['orders'])})" if p["orders"] else "no orders yet"
+        got = f"orders in ({when(p['orders'])})" if p["orders"] else (
+            "no orders yet" if p["to_move"] else "has no move this turn")
         click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
     waiting = sum(1 for p in info["players"] if not p["orders"])
     click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")
@@ -243,30 +248,25 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
 
     Example: pbem resolve-turn race-7 --preview
     """
-    from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
+    from pbem.games.base import Viewer
 
     m = _moderator(config_path)
     summary = m.resolve(name, preview=preview, force=force, turn=turn)
+    presenter = summary.engine.presenter
     head = "Preview of" if preview else "Resolved"
     click.echo(f"{head} {name} turn {summary.turn}:")
     for slot in summary.slots:
-        for line in slot_lines(slot):
+        for line in presenter.resolution_lines(slot, private=True):
             click.echo(f"  {line}")
     click.echo("Position:")
-    for line in position_lines(summary.state):
+    for line in presenter.position_lines(summary.engine.view(summary.state, Viewer.gm())):
         click.echo(f"  {line}")
-    if summary.state.over:
+    if summary.engine.is_over(summary.state):
         click.echo("The game is over.")
     if preview:
         click.echo("Preview only: nothing was kept.")
     else:
         click.echo(f"{summary.mails} reports written to {m.config.outbox}/")
-
-
-def _runner_json(r: Any) -> dict[str, Any]:
-    square: int | str = "start" if r.square == 0 else "home" if r.square == 64 else r.square
-    return {"name": r.name, "square": square, "carrots": r.carrots, "lettuces": r.lettuces, "place": r.place,
-            "must": None if r.must.value == "none" else r.must.value, "skip": r.skip}
 
 
 @main.command()
@@ -279,23 +279,20 @@ def show(name: str, turn: int | None, as_json: bool, config_path: Path | None) -
 
     Example: pbem show race-7 --json
     """
-    from pbem.games.hare_tortoise.board import HOME
-    from pbem.games.hare_tortoise.narrate import position_lines
+    from pbem.games.base import Viewer
 
-    game, _, state = _moderator(config_path).game_state(name, turn)
-    over = state.over
+    m = _moderator(config_path)
+    game, _, state = m.game_state(name, turn)
+    engine = m.engine(game)
+    view = engine.view(state, Viewer.gm())
     if as_json:
-        data = {"game": game.name, "turn": state.turn, "over": over, "runners": [_runner_json(r) for r in state.runners]}
+        data = {"game": game.name, **engine.presenter.summary(view)}
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{game.name}: {'over' if over else f'turn {state.turn} to play'}")
-    for line in position_lines(state):
+    over = engine.is_over(state)
+    click.echo(f"{game.name}: {'over' if over else f'turn {engine.turn(state)} to play'}")
+    for line in engine.presenter.position_lines(view):
         click.echo(f"  {line}")
-    track = ["."] * (HOME + 1)
-    for r in state.runners:
-        if 0 < r.square < HOME:
-            track[r.square] = r.name[0].upper()
-    click.echo("  START " + "".join(track[1:HOME]) + " HOME")
 
 
 @main.command()
@@ -309,19 +306,24 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
 
     Example: pbem board race-7 -o race-7.png
     """
-    from pbem.games.hare_tortoise.present import board_picture
+    from pbem.games.base import Viewer
 
     m = _moderator(config_path)
     game, _, state = m.game_state(name, turn)
+    engine = m.engine(game)
+    public = Viewer.public()
     slots: list[Any] = []
-    if state.turn > 1:
-        _, _, record = m.turn_record(name, state.turn - 1)
-        engine = m.engine(game)
-        slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+    now = engine.turn(state)
+    if now > 1:
+        _, _, record = m.turn_record(name, now - 1)
+        slots = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
-    svg, png = board_picture(state, slots, title=f"{game.name} — turn {state.turn} to play", subtitle="")
-    output.write_bytes(svg.encode() if output.suffix.lower() == ".svg" else png)
+    if not output.parent.is_dir():
+        raise click.ClickException(f"{output}: the folder {output.parent} does not exist; create it first")
+    picture = engine.presenter.picture(engine.view(state, public), slots,
+                                       title=f"{game.name} — turn {now} to play", subtitle="")
+    output.write_bytes(picture.svg.encode() if output.suffix.lower() == ".svg" else picture.png)
     click.echo(f"Wrote {output}")
 
 
@@ -333,19 +335,29 @@ def history(name: str, config_path: Path | None) -> None:
 
     Example: pbem history race-7
     """
-    from pbem.games.hare_tortoise.narrate import slot_lines
+    from pbem.games.base import Viewer
 
     m = _moderator(config_path)
     game, players, turns = m.history(name)
     engine = m.engine(game)
+    public = Viewer.public()
     click.echo(f"{game.name}: {game.game} ({game.rules}), seed {game.seed}, players "
                + ", ".join(f"{p.name} <{p.email}>" for p in players))
     if not turns:
         click.echo("No turn resolved yet.")
     for t in turns:
-        click.echo(f"Turn {t.turn}, resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, dice {json.loads(t.dice)}")
+        click.echo(f"Turn {t.turn}, resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
         for d in json.loads(t.resolutions):
-            click.echo("  " + slot_lines(engine.resolution_from_json(d), private=False)[0])
+            resolution = engine.redact(engine.resolution_from_json(d), public)
+            click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
+
+
+def _chance(stored: str) -> str:
+    """The draws of a turn: [kind, value] pairs (dice stored as bare numbers before 0005)."""
+    draws = json.loads(stored)
+    if not draws:
+        return "none drawn"
+    return ", ".join(f"die {d}" if isinstance(d, int) else f"{d[0]} {d[1]}" for d in draws)
 
 
 @main.command()

@@ -11,7 +11,7 @@ from pbem.config import load_config, write_config
 from pbem.errors import PbemError
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
-from pbem.games.hare_tortoise.present import board_picture
+from pbem.games.base import Viewer
 from pbem.resources import data_dir
 
 
@@ -48,9 +48,10 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
     config = load_config(write_config(directory, address=spec.get("moderator", "gm@pbem.example")))
     m = Moderator(config, now=clock)
     m.store.create()
-    players = [PlayerSpec(p["name"], p["email"], p.get("secret"), p.get("timezone", "UTC")) for p in spec["players"]]
+    players = [PlayerSpec(p["name"], p.get("email", ""), p.get("secret"), p.get("timezone", "UTC"), p.get("team"),
+                          p.get("bot")) for p in spec["players"]]
     m.new_game(spec["name"], game=spec.get("game", "hare-tortoise"), rules=spec.get("rules"), players=players,
-               seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"))
+               seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()))
     echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
     for turn_dir in turns:
         latest = clock.moment
@@ -65,9 +66,11 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
         summary = m.resolve(spec["name"])
         echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
         game, _, state = m.game_state(spec["name"])
-        _, png = board_picture(state, summary.slots, title=f"{spec['name']} — after turn {summary.turn}", subtitle="")
-        (directory / f"board-turn-{summary.turn}.png").write_bytes(png)
-        if state.over:
+        engine, public = summary.engine, Viewer.public()
+        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in summary.slots],
+                                           title=f"{spec['name']} — after turn {summary.turn}", subtitle="")
+        (directory / f"board-turn-{summary.turn}.png").write_bytes(picture.png)
+        if engine.is_over(state):
             break
     echo("")
     echo("Where to look:")

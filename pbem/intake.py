@@ -8,7 +8,7 @@ while the run goes on with the next message.
 
 from __future__ import annotations
 
-import re
+import json
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,21 +17,34 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import compat32
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Any
 
 from sqlmodel import Session
 
 from pbem.faults import checkpoint
+from pbem.games import AnyGame
+from pbem.games.base import Parsed
+from pbem.games.sheet import Echo, Sheet, merge, read_sheet
 from pbem.mail.text import classify, extract_orders_text, parse_message
-from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, message_key
+from pbem.mailer import Mailer
+from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, Store, message_key
 
-if TYPE_CHECKING:
-    from pbem.moderator import Moderator
 
-_GAME_LINE = re.compile(r"^\s*game\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE | re.MULTILINE)
-_TIMEZONE_LINE = re.compile(r"^\s*time\s*zone\s*:?\s*([A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*)\s*$", re.IGNORECASE | re.MULTILINE)
-_SECRET_LINE = re.compile(r"^\s*secret\s*:?\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+@dataclass(frozen=True)
+class Deps:
+    """What the intake steps use: the store, the clock, the registry of games and the mailer."""
+
+    store: Store
+    now: Callable[[], datetime]
+    find_game: Callable[[str], AnyGame]
+    mailer: Mailer
+    deliver: Callable[[], int]
+
+    def engine(self, game: GameRow) -> AnyGame:
+        return self.find_game(game.game)
+
+    def state(self, game: GameRow) -> Any:
+        return self.engine(game).load_state(json.loads(game.state))
 
 
 class Stop(Exception):
@@ -54,11 +67,13 @@ class Intake:
     sender: str = ""
     sender_name: str = ""
     text: str = ""
+    sheet: Sheet = field(default_factory=Sheet)
     game: GameRow | None = None
     player: PlayerRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
     state: Any = None
-    sheet: Any = None
+    parsed: Parsed[Any] | None = None
+    echo: tuple[Echo, ...] = ()
     replaced: bool = False
 
 
@@ -72,10 +87,10 @@ class IntakeResult:
     player: str | None = None
 
 
-Step = Callable[["Moderator", Session, Intake], None]
+Step = Callable[[Deps, Session, Intake], None]
 
 
-def read_headers(m: Moderator, session: Session, it: Intake) -> None:
+def read_headers(m: Deps, session: Session, it: Intake) -> None:
     """Parse the stored bytes and note the sender."""
     it.msg = parse_message(it.row.raw)
     name, address = parseaddr(str(it.msg.get("From", "")))
@@ -84,7 +99,7 @@ def read_headers(m: Moderator, session: Session, it: Intake) -> None:
     it.row.subject = str(it.msg.get("Subject", ""))[:500]
 
 
-def skip_automatic(m: Moderator, session: Session, it: Intake) -> None:
+def skip_automatic(m: Deps, session: Session, it: Intake) -> None:
     """Auto-replies, bounces and list mail are never read as orders, and never answered."""
     assert it.msg is not None
     reason = classify(it.msg)
@@ -92,30 +107,31 @@ def skip_automatic(m: Moderator, session: Session, it: Intake) -> None:
         raise Stop("ignored", reason)
 
 
-def take_text(m: Moderator, session: Session, it: Intake) -> None:
+def take_text(m: Deps, session: Session, it: Intake) -> None:
     """The player's own text: text/plain preferred, HTML converted, quotes and signature dropped."""
     extracted = extract_orders_text(it.row.raw, it.msg)
     if extracted.text is None:
         raise Stop("refused", f"the mail has {extracted.reason or 'no text'} that pbem can read",
                    fix="Send your orders as the text of the mail (plain text is best).", reply=True)
     it.text = extracted.text
+    it.sheet = read_sheet(extracted.text)
 
 
-def find_game(m: Moderator, session: Session, it: Intake) -> None:
+def find_game(m: Deps, session: Session, it: Intake) -> None:
     """The GAME line, else a game named in the Subject, else the sender's only game."""
-    wanted = _GAME_LINE.search(it.text)
+    wanted = it.sheet.game
     game: GameRow | None = None
     if wanted:
-        game = m.store.find_game(session, wanted.group(1)) or next(
+        game = m.store.find_game(session, wanted) or next(
             (m.store.find_game(session, n) for n in m.store.game_names(session)
-             if n.lower() == wanted.group(1).lower()), None)
+             if n.lower() == wanted.lower()), None)
         if game is None:
-            raise Stop("refused", f"there is no game called {wanted.group(1)!r}",
+            raise Stop("refused", f"there is no game called {wanted!r}",
                        fix=_games_hint(m, session, it.sender), reply=True)
     else:
         names = m.store.game_names(session)
         subject = it.row.subject.lower()
-        in_subject = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", subject)]
+        in_subject = [n for n in names if _names_word(subject, n.lower())]
         if len(in_subject) == 1:
             game = m.store.find_game(session, in_subject[0])
         else:
@@ -133,14 +149,27 @@ def find_game(m: Moderator, session: Session, it: Intake) -> None:
                    fix="Thank you for playing!", reply=True)
 
 
-def _games_hint(m: Moderator, session: Session, sender: str) -> str:
+def _names_word(text: str, word: str) -> bool:
+    """Whether `word` stands in `text` as a word of its own (not inside a longer name)."""
+    start = text.find(word)
+    while start >= 0:
+        before = text[start - 1] if start else " "
+        end = start + len(word)
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+def _games_hint(m: Deps, session: Session, sender: str) -> str:
     mine = m.store.games_of_address(session, sender)
     if mine:
         return "Your games: " + ", ".join(g.name for g in mine) + "."
     return ""
 
 
-def find_player(m: Moderator, session: Session, it: Intake) -> None:
+def find_player(m: Deps, session: Session, it: Intake) -> None:
     """The From address must be a player's, and the SECRET line must be theirs."""
     assert it.game is not None and it.game.id is not None
     it.players = m.store.players(session, it.game.id)
@@ -150,47 +179,44 @@ def find_player(m: Moderator, session: Session, it: Intake) -> None:
                    fix="Send your orders from the address you joined the game with.", reply=True)
     it.player = player
     it.row.player_id = player.id
-    secret = _SECRET_LINE.search(it.text)
+    secret = it.sheet.secret
     if secret is None:
         raise Stop("refused", "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
-    if secret.group(1).strip().upper() != player.secret.upper():
-        raise Stop("refused", f"the SECRET {secret.group(1)!r} is not yours",
+    if secret.strip().upper() != player.secret.upper():
+        raise Stop("refused", f"the SECRET {secret!r} is not yours",
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
 
 
-def player_settings(m: Moderator, session: Session, it: Intake) -> None:
+def player_settings(m: Deps, session: Session, it: Intake) -> None:
     """A `TIMEZONE <zone>` line sets the player's own time zone for deadlines."""
     assert it.player is not None
-    found = _TIMEZONE_LINE.search(it.text)
-    if found is None:
-        return
-    try:
-        ZoneInfo(found.group(1))
-    except (ZoneInfoNotFoundError, ValueError):
-        return  # an unknown zone is reported back as an ignored line
-    it.player.timezone = found.group(1)
+    if it.sheet.timezone is None:
+        return  # none given, or rejected with its reason by the sheet reader
+    it.player.timezone = it.sheet.timezone
     session.add(it.player)
 
 
-def parse_orders(m: Moderator, session: Session, it: Intake) -> None:
-    assert it.game is not None
+def parse_orders(m: Deps, session: Session, it: Intake) -> None:
+    """The game reads the order lines, knowing who wrote them; the echo joins the header lines'."""
+    assert it.game is not None and it.player is not None
     game = m.engine(it.game)
-    it.state = game.state_from_json(m.loads(it.game.state))
-    it.sheet = game.parse_orders(it.state, it.text)
+    it.state = game.load_state(json.loads(it.game.state))
+    it.parsed = game.parse(it.state, it.sheet, it.player.seat)
+    it.echo = merge(it.sheet.echo, it.parsed.echo)
 
 
-def check_turn(m: Moderator, session: Session, it: Intake) -> None:
+def check_turn(m: Deps, session: Session, it: Intake) -> None:
     """Orders for another turn than the current one are refused, naming the current turn."""
     assert it.game is not None
-    turn = getattr(it.sheet, "turn", None)
+    turn = it.sheet.turn
     if turn is not None and turn != it.game.turn:
         when = "already resolved" if turn < it.game.turn else "not open yet"
         raise Stop("refused", f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
                    fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
 
 
-def store_sheet(m: Moderator, session: Session, it: Intake) -> None:
+def store_sheet(m: Deps, session: Session, it: Intake) -> None:
     """The sheet is now in force; a later sheet for the same turn replaces it entirely."""
     assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
     sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
@@ -198,8 +224,25 @@ def store_sheet(m: Moderator, session: Session, it: Intake) -> None:
     it.replaced = m.store.replace_sheet(session, sheet)
 
 
-def acknowledge(m: Moderator, session: Session, it: Intake) -> None:
-    m.queue_ack(session, it)
+def acknowledge(m: Deps, session: Session, it: Intake) -> None:
+    assert it.game is not None and it.player is not None and it.parsed is not None and it.row.id is not None
+    if not m.mailer.may_reply(session, it.player.email):
+        return
+    original = str(it.msg.get("Message-ID", "") or "").strip() if it.msg is not None else ""
+    mail = m.mailer.acknowledgement(it.game, m.engine(it.game), it.state, it.player, it.parsed, it.echo,
+                                    replaced=it.replaced, message=it.row.id, original=original or None)
+    m.mailer.queue(session, it.game, it.game.turn, mail)
+
+
+def refuse(m: Deps, session: Session, it: Intake, stop: Stop) -> None:
+    """A polite refusal with the reason and how to fix it (rate-limited per address)."""
+    if "@" not in it.sender or not m.mailer.may_reply(session, it.sender):
+        return
+    original = str(it.msg.get("Message-ID", "") or "").strip() if it.msg is not None else ""
+    mail = m.mailer.refusal(to=it.sender, to_name=it.sender_name, reader=it.player.name if it.player else it.sender_name,
+                            subject=it.row.subject, reason=stop.reason, fix=stop.fix, message=it.row.id or 0,
+                            original=original or None)
+    m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
 
 
 PIPELINE: tuple[tuple[str, Step], ...] = (
@@ -229,7 +272,7 @@ def _message_id(raw: bytes) -> str:
 _HEADERS_ONLY = BytesParser(policy=compat32)
 
 
-def store_raw(m: Moderator, raw: bytes, source: str) -> tuple[MessageRow | None, str]:
+def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, str]:
     """Step one, in its own transaction: keep the bytes. (None, key) when the Message-ID is known."""
     key = message_key(_message_id(raw), raw)[:990]
     row = m.store.add_message(MessageRow(message_id=key, raw=raw, source=source, received_at=m.now()))
@@ -237,7 +280,7 @@ def store_raw(m: Moderator, raw: bytes, source: str) -> tuple[MessageRow | None,
     return row, key
 
 
-def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
+def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
     it = Intake(row=row)
     row_id = row.id
@@ -252,7 +295,7 @@ def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> Inta
             except Stop as stop:
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if stop.reply and it.sender:
-                    m.queue_refusal(session, it, stop)
+                    refuse(m, session, it, stop)
             row.traceback = ""
             session.add(row)
         checkpoint("after-intake")
@@ -271,7 +314,7 @@ def run_pipeline(m: Moderator, row: MessageRow, *, deliver: bool = True) -> Inta
     return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
 
 
-def ingest(m: Moderator, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
+def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
     """Take in one message; `deliver=False` leaves the replies queued for one delivery later."""
     row, key = store_raw(m, raw, source)
     if row is None:
@@ -291,7 +334,7 @@ def ingest(m: Moderator, raw: bytes, source: str = "", *, deliver: bool = True) 
 STALE_AFTER = timedelta(minutes=2)
 
 
-def recover(m: Moderator) -> list[IntakeResult]:
+def recover(m: Deps) -> list[IntakeResult]:
     """Finish every stored message whose pipeline never ran (the process died right after
     storing it), whether or not the mail server offers it again."""
     with m.store.session() as session:
@@ -302,11 +345,3 @@ def recover(m: Moderator) -> list[IntakeResult]:
         if claimed is not None:
             results.append(run_pipeline(m, claimed, deliver=False))
     return results
-
-
-def sent_at(msg: EmailMessage) -> datetime | None:
-    try:
-        value = msg.get("Date")
-        return value.datetime if value is not None else None  # type: ignore[attr-defined,no-any-return]
-    except (AttributeError, TypeError, ValueError):
-        return None

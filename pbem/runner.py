@@ -91,7 +91,7 @@ class Runner:
             setattr(report, status, getattr(report, status) + 1)
 
     def fetch(self, report: RoundReport) -> None:
-        for result in recover(self.m):
+        for result in recover(self.m.intake):
             self._count(report, result.status)
             log.info("recovered message %s: %s — %s", result.message, result.status, result.reason)
         if self.inbox is not None:

@@ -37,6 +37,9 @@ class GameRow(SQLModel, table=True):
     schedule: str = Field(default="", sa_column_kwargs={"server_default": ""})  # the deadline rule
     early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})  # resolve once all orders are in
     created_at: datetime = Field(default_factory=utcnow)
+    # Since migration 0005: the game's options (JSON list) and the draws made at set-up (JSON).
+    options: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
+    setup_chance: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
 
 
 class PlayerRow(SQLModel, table=True):
@@ -49,6 +52,10 @@ class PlayerRow(SQLModel, table=True):
     email: str = Field(index=True)
     secret: str
     timezone: str = "UTC"
+    # Since migration 0005: the seat's team ("" for none) and a computer player's level ("" for a person,
+    # who then has an email address; a computer player has none).
+    team: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    bot: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class MessageRow(SQLModel, table=True):

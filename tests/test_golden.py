@@ -73,7 +73,7 @@ def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Mode
     _, m = campaign
     for turn in range(1, 5):
         game, players, record = m.turn_record("sample-race", turn)
-        fresh = {mid: raw for _, _, mid, raw in m.render_turn(game, players, record)}
+        fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
         with m.store.session() as session:
             stored = {x.message_id: x.raw for x in m.store.mails_for_turn(session, game.id or 0, turn,
                                                                             ("report", "gm-report"))}

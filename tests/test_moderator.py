@@ -255,7 +255,7 @@ def test_re_rendering_a_turn_gives_the_same_bytes(gm: Path) -> None:
     fresh = m.render_turn(game, players, record)
     with m.store.session() as session:
         stored = {mail.message_id: mail.raw for mail in m.store.mails(session) if mail.kind in ("report", "gm-report")}
-    assert {mid: raw for _, _, mid, raw in fresh} == stored
+    assert {mail.msg_id: mail.raw for mail in fresh} == stored
     report = next(p for p in outbox(gm) if p.name.endswith("report-ann@example.org.eml"))
     msg = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)
     kinds = [part.get_content_type() for part in msg.walk()]

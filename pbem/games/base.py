@@ -152,6 +152,11 @@ class Viewer:
     def gm(cls) -> Viewer:
         return cls(None)
 
+    @classmethod
+    def public(cls) -> Viewer:
+        """Someone who holds no seat: sees only what is public (the board picture is drawn for them)."""
+        return cls(-1)
+
     @property
     def is_gm(self) -> bool:
         return self.seat is None

@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent
@@ -92,6 +92,8 @@ def _legacy_revision(conn: Connection) -> str | None:
         )
     columns = {c["name"] for c in inspect(conn).get_columns("mail")}
     game_columns = {c["name"] for c in inspect(conn).get_columns("game")}
+    if "options" in game_columns:
+        return "0005"
     if "schedule" in game_columns:
         indexes = {i["name"] for i in inspect(conn).get_indexes("mail")}
         return "0004" if "ix_mail_recipient" in indexes else "0003"

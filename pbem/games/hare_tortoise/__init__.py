@@ -131,7 +131,7 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     @cached_property
     def cases(self) -> CaseCodec:
-        from pbem.games.hare_tortoise.cases import HareCases
+        from pbem.games.hare_tortoise.cases import HareCases  # the case driver's part, loaded when used
 
         return HareCases()
 

@@ -58,10 +58,13 @@ def order_lines(slot: Slot) -> list[str]:
 def slot_lines(slot: Slot, *, private: bool = True) -> list[str]:
     """The slot told in full; `private=False` leaves out carrots and the order details."""
     head = f"{slot.number}. {slot.name}" + (" (extra slot)" if slot.extra else "")
-    lines = [f"{head} {slot_action(slot)}"]
+    ends = ""
+    if slot.hare is not None and slot.hare.to_square != slot.hare.square:
+        ends = f", and the hare sends it to {square_name(slot.hare.to_square)}"
+    lines = [f"{head} {slot_action(slot)}{ends}"]
     if slot.hare is not None:
         lines.append(f"   {hare_line(slot)}")
-    if private:
+    if private and slot.carrots_before is not None and slot.carrots_after is not None:
         lines += [f"   {line}" for line in order_lines(slot)]
         if slot.bonus:
             lines.append(f"   number square bonus: +{slot.bonus} carrots (position {slot.position})")

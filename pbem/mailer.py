@@ -1,0 +1,188 @@
+"""Every mail pbem writes: the shared envelope around a game's parts, composed and queued.
+
+The mailer knows no game: it asks the game for a view of the state for the reader, the
+resolutions redacted for them, and its presenter for the parts; it adds the envelope (game,
+turn, reader, deadline in UTC and the reader's zone, the moderator, the reply template) and
+queues the mail in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.config import Config
+from pbem.games import AnyGame
+from pbem.games.base import Parsed, Viewer
+from pbem.games.present import Part, Reader
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
+from pbem.mail.compose import Picture, compose, message_id
+from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
+from pbem.store import GameRow, MailRow, PlayerRow, Store
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    kind: str
+    to: str
+    msg_id: str
+    subject: str
+    raw: bytes
+
+
+def reader_of(player: PlayerRow | None) -> Reader:
+    if player is None:
+        return Reader(Viewer.gm(), "GM", ())
+    return Reader(Viewer(player.seat), player.name, (player.seat,))
+
+
+def sheet_template(game: str, turn: int, secret: str, lines: Sequence[str]) -> str:
+    """A ready-to-edit sheet: the header lines, then the game's order lines."""
+    if not lines:
+        return ""
+    return "\n".join([f"GAME {game}", f"TURN {turn}", f"SECRET {secret}", *lines])
+
+
+class Mailer:
+    """Builds and queues every outgoing mail of the moderator."""
+
+    def __init__(self, config: Config, store: Store, now: Callable[[], datetime]) -> None:
+        self.config = config
+        self.store = store
+        self.now = now
+        self.domain = config.address.partition("@")[2] or "pbem.invalid"
+
+    # queueing --------------------------------------------------------------------------------
+    def queue(self, session: Session, game: GameRow | None, turn: int | None, mail: Outgoing) -> None:
+        self.store.queue_mail(session, MailRow(message_id=mail.msg_id, game_id=game.id if game else None, turn=turn,
+                                               kind=mail.kind, recipient=mail.to, subject=mail.subject, raw=mail.raw,
+                                               created_at=self.now()))
+
+    def may_reply(self, session: Session, address: str) -> bool:
+        """Automatic replies to one address are rate-limited, so that no mail loop can start. An
+        address with non-ASCII characters (RFC 6532) gets none: few servers would carry it."""
+        if not address.isascii() or "@" not in address:
+            return False
+        since = self.now() - timedelta(hours=1)
+        return self.store.replies_since(session, address, since) < self.config.max_replies_per_hour
+
+    def _compose(self, *, to: str, to_name: str, subject: str, text: str, html: str | None = None,
+                 pictures: Sequence[Picture] = (), date: datetime, msg_id: str, in_reply_to: str | None = None,
+                 auto_submitted: str = "auto-generated") -> bytes:
+        return compose(sender=self.config.address, sender_name=self.config.name, to=to, to_name=to_name,
+                       subject=subject, text=text, html=html, pictures=pictures, date=date, msg_id=msg_id,
+                       in_reply_to=in_reply_to, auto_submitted=auto_submitted)
+
+    def _envelope(self, game: GameRow, engine: AnyGame, turn: int, reader: Reader, player: PlayerRow | None,
+                  view: Any, deadline: datetime | None, **extra: Any) -> Envelope:
+        tz = player.timezone if player else "UTC"
+        lines = engine.presenter.order_lines(view, reader) if player is not None else []
+        return Envelope(
+            game=game.name, title=engine.info.title, turn=turn, reader=reader.name, gm=player is None,
+            deadline=when(deadline, tz), moderator=self.config.address,
+            template=sheet_template(game.name, view_turn(engine, view, turn), player.secret, lines) if player else "",
+            **extra,
+        )
+
+    # the mails -------------------------------------------------------------------------------
+    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime) -> Outgoing:
+        reader = reader_of(player)
+        view = engine.view(state, reader.viewer)
+        letter = engine.presenter.welcome(view, reader)
+        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline)
+        subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
+        msg_id = message_id(game.name, "welcome", player.name, domain=self.domain)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
+                            html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id)
+        return Outgoing("welcome", player.email, msg_id, subject, raw)
+
+    def acknowledgement(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, parsed: Parsed[Any],
+                        echo: Sequence[Echo], *, replaced: bool, message: int, original: str | None) -> Outgoing:
+        reader = reader_of(player)
+        view = engine.view(state, reader.viewer)
+        part = engine.presenter.acknowledgement(view, reader, parsed)
+        env = self._envelope(
+            game, engine, game.turn, reader, player, view, game.deadline,
+            received=when(self.now(), player.timezone), replaced=replaced,
+            accepted=tuple(EchoLine(e.line, e.text, e.canonical) for e in echo if isinstance(e, Accepted)),
+            rejected=tuple(RejectedLine(e.line, e.column, e.text, e.reason, e.context)
+                           for e in echo if isinstance(e, Rejected)),
+            ignored=tuple(EchoLine(e.line, e.text, e.text) for e in echo if isinstance(e, Ignored)),
+        )
+        subject = f"Orders received: {game.name} turn {game.turn}"
+        msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
+                            date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied")
+        return Outgoing("ack", player.email, msg_id, subject, raw)
+
+    def refusal(self, *, to: str, to_name: str, reader: str, subject: str, reason: str, fix: str, message: int,
+                original: str | None) -> Outgoing:
+        ctx = RefusalContext(reader=reader, subject=subject, reason=reason, fix=fix, moderator=self.config.address)
+        title = f"Not taken as orders: {subject}"[:200]
+        msg_id = message_id("refusal", message, domain=self.domain)
+        raw = self._compose(to=to, to_name=to_name, subject=title, text=render("refusal.txt.j2", ctx), date=self.now(),
+                            msg_id=msg_id, in_reply_to=original or None, auto_submitted="auto-replied")
+        return Outgoing("refusal", to, msg_id, title, raw)
+
+    def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
+                resolutions: Sequence[Any], *, turn: int, resolved: datetime,
+                deadline: datetime | None) -> list[Outgoing]:
+        """Every report of a resolved turn, one per player and the GM's: the same bytes each time."""
+        title = f"{game.name} — after turn {turn}"
+        public = engine.view(after, Viewer.public())
+        drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
+                                         title=title, subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
+        picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
+        out = []
+        for player in [*players, None]:
+            if player is not None and not player.email:
+                continue  # a computer player reads no mail
+            reader = reader_of(player)
+            view = engine.view(after, reader.viewer)
+            seen = [engine.redact(r, reader.viewer) for r in resolutions]
+            letter = engine.presenter.report(view, seen, reader)
+            env = self._envelope(game, engine, turn, reader, player, view, deadline,
+                                 resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt)
+            who = reader.name
+            subject = f"{game.name}: turn {turn} report" + ("" if player else " (GM)")
+            to = player.email if player else self.config.address
+            msg_id = message_id(game.name, "report", turn, who, domain=self.domain)
+            raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
+                                html=_part(letter.html, env) if letter.html else None, pictures=[picture],
+                                date=resolved, msg_id=msg_id)
+            out.append(Outgoing("report" if player else "gm-report", to, msg_id, subject, raw))
+        return out
+
+    def reminder(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, deadline: datetime,
+                 span: timedelta) -> Outgoing:
+        reader = reader_of(player)
+        view = engine.view(state, reader.viewer)
+        part = engine.presenter.reminder(view, reader)
+        env = self._envelope(game, engine, game.turn, reader, player, view, deadline)
+        msg_id = message_id(game.name, "reminder", game.turn, player.name, int(span.total_seconds()), domain=self.domain)
+        subject = f"Reminder: {game.name} turn {game.turn} orders are due {deadline:%a %d %b %H:%M} UTC"
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
+                            date=self.now(), msg_id=msg_id)
+        return Outgoing("reminder", player.email, msg_id, subject, raw)
+
+
+def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:
+    turn = getattr(view, "turn", None)
+    return turn if isinstance(turn, int) else fallback
+
+
+def _part(part: Part, envelope: Envelope) -> str:
+    return render(part.template, part.context, envelope)
+
+
+@dataclass(frozen=True)
+class RefusalContext:
+    reader: str
+    subject: str
+    reason: str
+    fix: str
+    moderator: str
