@@ -9,11 +9,17 @@ from datetime import datetime
 from pbem.games.hare_tortoise.board import HOME, START, Kind
 from pbem.games.hare_tortoise.engine import turn_sequence
 from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, square_name
+from pbem.games.hare_tortoise.picture import (
+    MoveMark,
+    RunnerMark,
+    SquareInfo,
+    board_png_layers,
+    board_svg,
+)
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
 from pbem.games.hare_tortoise.state import Must, State
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.reports import render, when
 
 
