@@ -33,7 +33,7 @@ FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#3b3226"  # the ink a label gets unless told otherwise
 
 # Okabe & Ito's palette, chosen to stay apart under the common colour-vision deficiencies;
-# the initials on each token tell runners apart even where two colours look alike.
+# the initials on each token tell players apart even where two colours look alike.
 SEAT_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 
 ICON_BOX = 40  # icons are drawn in a 40 x 40 box, then placed and scaled by `Paint.icon`
