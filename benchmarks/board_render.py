@@ -15,8 +15,14 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from pbem.games.hare_tortoise.board import GIBSONS_1987
-from pbem.render import board as render
-from pbem.render.board import MoveMark, RunnerMark, SquareInfo, board_png, board_svg
+from pbem.games.hare_tortoise.picture import (
+    MoveMark,
+    RunnerMark,
+    SquareInfo,
+    board_png,
+    board_svg,
+    track_svg,
+)
 
 SQUARES = tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in GIBSONS_1987.squares)
 NAMES = ("Annabel", "Bob", "Cyd Charisse", "Dot", "Eve", "Fay")
@@ -74,7 +80,7 @@ def main() -> None:
     png_cpu = (time.process_time() - cpu) * 1000 / args.games
 
     height = round(args.size * 7 / 12)
-    print(f"track fragment: {render._board_svg_static.cache_info().currsize} cached")
+    print(f"track fragment: {track_svg.cache_info().currsize} cached")
     print(
         f"svg build: {svg_ms:.2f} ms per board ({svg_cpu:.2f} ms CPU), "
         f"{len(svgs[0]) // 1024} KB of SVG"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from pbem.games.hare_tortoise.board import GIBSONS_1987
-from pbem.render.board import (
+from pbem.games.hare_tortoise.picture import (
     SEAT_COLORS,
     BoardRenderError,
     MoveMark,
