@@ -1,0 +1,87 @@
+"""Hidden information is enforced by code: no mail shows a reader anything private to another seat.
+
+For every resolved turn of the sample campaign, every reader and every other seat, the test
+changes that other seat's hidden values (carrots, orders, private hare details) through the
+game's own `vary_hidden`, renders the reader's report from both, and requires the two mails to
+be the same bytes: text, HTML, the picture, its alt text and the attachment names. A mail that
+changed would be showing the reader something that depends on another seat's secrets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem.demo import run_demo
+from pbem.games.base import Viewer
+from pbem.moderator import Moderator
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Moderator:
+    return run_demo(tmp_path_factory.mktemp("hidden") / "demo", echo=lambda _: None)
+
+
+def differences(m: Moderator, name: str) -> Iterator[str]:
+    """Every (turn, reader, other seat) whose report depends on the other seat's hidden values."""
+    game, players, turns = m.history(name)
+    engine = m.engine(game)
+    for record in turns:
+        after = m.state(game, record.after)
+        slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+
+        def mails(state: object, resolutions: object) -> dict[str, bytes]:
+            out = m.mailer.reports(game, engine, players, state, resolutions, turn=record.turn,
+                                   resolved=record.resolved_at, deadline=record.deadline)
+            return {mail.to: mail.raw for mail in out}
+
+        plain = mails(after, slots)
+        for other in players:
+            for seed in (1, 2):
+                varied_state, varied_slots = engine.vary_hidden(after, slots, other.seat, seed)
+                varied = mails(varied_state, varied_slots)
+                assert varied[other.email] != plain[other.email], "vary_hidden changed nothing the owner sees"
+                for reader in players:
+                    if reader.seat != other.seat and varied[reader.email] != plain[reader.email]:
+                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values"
+
+
+def test_no_report_shows_another_seats_hidden_values(campaign: Moderator) -> None:
+    assert list(differences(campaign, "sample-race")) == []
+
+
+def test_the_check_catches_a_view_that_leaks(campaign: Moderator, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.games.hare_tortoise import view as views
+
+    honest = views.view
+    monkeypatch.setattr(views, "view", lambda state, viewer: honest(state, Viewer.gm()))
+    found = list(differences(campaign, "sample-race"))
+    assert found and all("hidden values" in f for f in found)
+
+
+def test_the_check_catches_a_report_that_shows_unredacted_slots(campaign: Moderator,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.games.hare_tortoise import present, view as views
+
+    monkeypatch.setattr(views, "redact", lambda slot, viewer: slot)
+    honest = present._slot_view
+    monkeypatch.setattr(present, "_slot_view", lambda slot, reader, kinds: honest(
+        slot, present.Reader(Viewer.gm(), reader.name, reader.seats), kinds))
+    assert list(differences(campaign, "sample-race"))
+
+
+def test_welcome_mails_show_no_other_seats_hidden_values(tmp_path: Path) -> None:
+    m = run_demo(tmp_path / "demo", echo=lambda _: None)
+    game, players, _ = m.history("sample-race")
+    engine = m.engine(game)
+    state = m.state(game, m.turn_record("sample-race", 1)[2].before)
+    for other in players:
+        varied, _ = engine.vary_hidden(state, (), other.seat, 7)
+        for reader in players:
+            if reader != other:
+                a = m.mailer.welcome(game, engine, state, reader, game.created_at).raw
+                b = m.mailer.welcome(game, engine, varied, reader, game.created_at).raw
+                assert a == b, (reader.name, other.name)
