@@ -83,14 +83,14 @@ class _Tables:
 _TABLES: dict[str, _Tables] = {}
 
 
-_RULESET_TABLES: dict[type[Ruleset], tuple[_Tables, tuple[int, ...], dict[int, HareEffect]]] = {}
+_RULESET_TABLES: dict[type[Ruleset], tuple[_Tables, tuple[int, ...]]] = {}
 
 
-def _ruleset_tables(rules: Ruleset) -> tuple[_Tables, tuple[int, ...], dict[int, HareEffect]]:
+def _ruleset_tables(rules: Ruleset) -> tuple[_Tables, tuple[int, ...]]:
     found = _RULESET_TABLES.get(type(rules))
     if found is None:
         allowance = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
-        found = _RULESET_TABLES[type(rules)] = (_tables(rules.board), allowance, dict(rules.hare_table))
+        found = _RULESET_TABLES[type(rules)] = (_tables(rules.board), allowance)
     return found
 
 
@@ -105,13 +105,14 @@ class _Turn:
     """The mutable working position of one turn; conditions and moves read it by seat index."""
 
     __slots__ = ("rules", "tab", "kinds", "sq", "car", "let", "place", "must", "skip", "occ",
-                 "home_count", "n", "names", "allowance", "hare_table")
+                 "home_count", "n", "names", "allowance", "hare")
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
         # the board's tables, the carrots allowed at HOME (by the number of runners already
         # home) and the hare table: built once per ruleset
-        self.tab, self.allowance, self.hare_table = _ruleset_tables(rules)
+        self.tab, self.allowance = _ruleset_tables(rules)
+        self.hare = rules.hare
         self.kinds = self.tab.kinds
         rs = state.runners
         self.n = len(rs)
@@ -127,6 +128,14 @@ class _Turn:
         s = self.sq[i]
         if s == HOME:
             return self.place[i] or 1
+        p = 1
+        for x in self.sq:
+            if x > s:
+                p += 1
+        return p
+
+    def pos_at(self, s: int) -> int:
+        """The race position of a runner on square `s` (not HOME): 1 + the runners ahead."""
         p = 1
         for x in self.sq:
             if x > s:
@@ -452,55 +461,92 @@ def resolve_turn(
 
 def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, number: int,
                extra: bool) -> tuple[Slot, bool]:
+    """One move slot, in the named stages of RULES: a missed slot, the number-square bonus,
+    eating a lettuce, the order chain (else the default move, else stuck), then the move and
+    what the landing square does."""
     order, compiled = line
     chain_text = compiled[0] if compiled is not None else None
-    sq = t.sq
-    s0, c0, l0 = sq[i], t.car[i], t.let[i]
-    name = t.names[i]
-    position = 1
-    for x in sq:
-        if x > s0:
-            position += 1
+    s0, c0, l0 = t.sq[i], t.car[i], t.let[i]
+    position = t.pos_at(s0)
+    head = (number, i, t.names[i], order, chain_text)
     if t.skip[i]:
-        t.skip[i] = False
-        return _new(Slot, (number, i, name, order, chain_text, (), _O_MISSED, "missed turn (hare)", s0, s0,
-                    0, 0, 0, position, c0, c0, l0, l0, None, None, extra)), False
-    bonus = 0
+        return _stage_missed(t, i, head, s0, c0, l0, position, extra), False
+    bonus = _stage_number_bonus(t, i, s0, position)
+    if t.must[i] is _M_EAT:
+        return _stage_eat(t, i, head, s0, c0, l0, position, bonus, extra), False
+    move, tried, rule = _stage_orders(t, i, compiled)
+    if move is None:
+        return _stage_stuck(t, i, head, tried, s0, c0, l0, position, bonus, extra), False
+    return _stage_move(t, i, head, move, tried, rule, s0, c0, l0, position, bonus, hare_give, chance, extra)
+
+
+SlotHead = tuple[int, int, str, str, "str | None"]
+
+
+def _stage_missed(t: _Turn, i: int, head: SlotHead, s0: int, c0: int, l0: int, position: int, extra: bool) -> Slot:
+    """A hare "miss a turn": the slot passes, its order line is used up."""
+    t.skip[i] = False
+    return _new(Slot, (*head, (), _O_MISSED, "missed turn (hare)", s0, s0, 0, 0, 0, position, c0, c0, l0, l0, None,
+                       None, extra))
+
+
+def _stage_number_bonus(t: _Turn, i: int, s0: int, position: int) -> int:
+    """A number square whose number is the runner's position pays 10 x position first."""
     if t.kinds[s0] == _NUMBER and position in t.tab.numbers[s0]:
         bonus = 10 * position
         t.car[i] += bonus
-    if t.must[i] is _M_EAT:
-        if t.let[i] > 0:
-            t.let[i] -= 1
-        drew = 10 * position
-        t.car[i] += drew
-        t.must[i] = _M_LEAVE
-        return _new(Slot, (number, i, name, order, chain_text, (), _O_ATE, "eat a lettuce", s0, s0, 0, drew, bonus,
-                    position, c0, t.car[i], l0, t.let[i], None, None, extra)), False
+        return bonus
+    return 0
+
+
+def _stage_eat(t: _Turn, i: int, head: SlotHead, s0: int, c0: int, l0: int, position: int, bonus: int,
+               extra: bool) -> Slot:
+    """The slot after landing on a lettuce is spent eating: 10 x position, one lettuce fewer."""
+    if t.let[i] > 0:
+        t.let[i] -= 1
+    drew = 10 * position
+    t.car[i] += drew
+    t.must[i] = _M_LEAVE
+    return _new(Slot, (*head, (), _O_ATE, "eat a lettuce", s0, s0, 0, drew, bonus, position, c0, t.car[i], l0,
+                       t.let[i], None, None, extra))
+
+
+def _stage_orders(t: _Turn, i: int, compiled: Compiled | None) -> tuple[Move | None, list[Tried] | tuple[()], str | None]:
+    """The order chain's first true and legal alternative, else RULES' default move: the nearest
+    legal square ahead, else stay and draw, else fall back. None: no legal move at all."""
     move: Move | None = None
-    rule: str | None = None
     tried: list[Tried] | tuple[()] = ()
     if compiled is not None:
         move, tried = compiled[1](t, i)
+        if move is not None:
+            return move, tried, None
+    move = t.nearest_forward(i)
     if move is None:
-        # RULES "Default move": nearest legal square ahead, else stay and draw, else back, else stuck
-        rule = "default move"
-        move = t.nearest_forward(i)
-        if move is None:
-            m = t.stay(i, False)
-            if m.__class__ is str:
-                m = t.back(i)
-            if m.__class__ is not str:
-                move = m  # type: ignore[assignment]
-    if move is None:
-        t.sq[i] = START
-        t.occ[s0] -= 1
-        t.occ[START] += 1
-        t.car[i] = t.rules.restart_carrots
-        t.must[i] = _M_NONE
-        t.skip[i] = False
-        return _new(Slot, (number, i, name, order, chain_text, tuple(tried), _O_STUCK, "stuck: no legal move", s0,
-                    START, 0, 0, bonus, position, c0, t.car[i], l0, l0, None, None, extra)), False
+        m = t.stay(i, False)
+        if m.__class__ is str:
+            m = t.back(i)
+        if m.__class__ is not str:
+            move = m  # type: ignore[assignment]
+    return move, tried, "default move"
+
+
+def _stage_stuck(t: _Turn, i: int, head: SlotHead, tried: list[Tried] | tuple[()], s0: int, c0: int, l0: int,
+                 position: int, bonus: int, extra: bool) -> Slot:
+    """No legal move: back to START with the ruleset's restart carrots."""
+    t.sq[i] = START
+    t.occ[s0] -= 1
+    t.occ[START] += 1
+    t.car[i] = t.rules.restart_carrots
+    t.must[i] = _M_NONE
+    t.skip[i] = False
+    return _new(Slot, (*head, tuple(tried), _O_STUCK, "stuck: no legal move", s0, START, 0, 0, bonus, position, c0,
+                       t.car[i], l0, l0, None, None, extra))
+
+
+def _stage_move(t: _Turn, i: int, head: SlotHead, move: Move, tried: list[Tried] | tuple[()], rule: str | None,
+                s0: int, c0: int, l0: int, position: int, bonus: int, hare_give: bool, chance: Chance,
+                extra: bool) -> tuple[Slot, bool]:
+    """Pay or draw, move, then what the square landed on does: HOME, a lettuce, a hare square."""
     outcome, target, paid, drew = move
     t.car[i] += drew - paid
     place: int | None = None
@@ -520,19 +566,15 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, nu
                 t.must[i] = _M_EAT
             elif k == _HARE and outcome is _O_FORWARD:
                 hare, again = _hare(t, i, chance, paid, hare_give)
-    return _new(Slot, (number, i, name, order, chain_text, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus,
-                position, c0, t.car[i], l0, t.let[i], hare, place, extra)), again
+    return _new(Slot, (*head, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus, position, c0, t.car[i], l0,
+                       t.let[i], hare, place, extra)), again
 
 
 def _hare(t: _Turn, i: int, chance: Chance, paid: int, give: bool) -> tuple[HareRoll, bool]:
     """The hare table: one die plus the runner's position, right after landing and paying."""
     s = t.sq[i]
-    position = 1
-    for x in t.sq:
-        if x > s:
-            position += 1
-    die, total = t.rules.hare_roll(chance, position)
-    effect = t.hare_table[total]
+    position = t.pos_at(s)
+    die, total, effect = t.hare.draw(chance, position)
     again = False
     detail: str
     if effect is _H_BACK_TO_HARE or effect is _H_BACK_TO_CARROT or effect is _H_AHEAD_TO_CARROT:

@@ -27,6 +27,28 @@ class HareEffect(enum.Enum):
     CHEW_LETTUCE = "chew a lettuce"
 
 
+class HareOutcome:
+    """How a ruleset decides what a hare square does: a die on a table, or (in other rulesets) a
+    card from a deck kept in the state."""
+
+    def draw(self, chance: Chance, position: int) -> tuple[int, int, HareEffect]:
+        """(the die or card drawn, the table's index, the effect)."""
+        raise NotImplementedError
+
+
+class HareTable(HareOutcome):
+    """One die plus the runner's race position, looked up in a table."""
+
+    def __init__(self, table: Mapping[int, HareEffect], sides: int = 6) -> None:
+        self.table = dict(table)
+        self.sides = sides
+
+    def draw(self, chance: Chance, position: int) -> tuple[int, int, HareEffect]:
+        die = chance.die(self.sides)
+        total = die + position
+        return die, total, self.table[total]
+
+
 class Ruleset:
     """A ruleset: class-level data the engine reads, and hooks a variant may override."""
 
@@ -45,14 +67,16 @@ class Ruleset:
     #: carrots allowed at HOME after paying, per finishing place
     home_allowance_per_place: ClassVar[int] = 10
     hare_table: ClassVar[Mapping[int, HareEffect]]
+    #: the hare squares' strategy (a table by default; a deck in the card rulesets)
+    hare: ClassVar[HareOutcome]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "hare" not in cls.__dict__ and "hare_table" in cls.__dict__:
+            cls.hare = HareTable(cls.hare_table)
 
     def home_allowance(self, place: int) -> int:
         return self.home_allowance_per_place * place
-
-    def hare_roll(self, chance: Chance, position: int) -> tuple[int, int]:
-        """Draw the hare result: (die, total) where total indexes `hare_table`."""
-        die = chance.die(6)
-        return die, die + position
 
 
 class VariablePig(Ruleset):
