@@ -117,7 +117,12 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
         if not sep or not name.strip() or not email.strip():
             raise click.BadParameter(f"{p!r}: write each player as NAME=EMAIL", param_hint="--player")
         key = name.strip().lower()
-        specs.append(PlayerSpec(name.strip(), email.strip(), secret_of.get(key), zone_of.get(key, "UTC")))
+        where = email.strip()
+        if where.lower() == "bot" or where.lower().startswith("bot:"):
+            level = where.partition(":")[2].strip() or "default"
+            specs.append(PlayerSpec(name.strip(), "", secret_of.get(key), zone_of.get(key, "UTC"), bot=level))
+            continue
+        specs.append(PlayerSpec(name.strip(), where, secret_of.get(key), zone_of.get(key, "UTC")))
     return specs
 
 
@@ -128,7 +133,8 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              help="A player, in seat order.")
+              help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, whose "
+                   "seat gets the default orders until computer players can write their own.")
 @click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: random).")
 @click.option("--deadline", default=None,
               help="Turn deadlines: a span such as 7d or 72h (each turn), a schedule such as "

@@ -11,22 +11,6 @@ class UnknownGameError(PbemError):
     """A game or ruleset name that no registered game answers to."""
 
 
-class OrderError(PbemError):
-    """A problem with an order sheet."""
-
-
-class InvalidOrderError(OrderError):
-    """Not understood: syntax, unknown word, a value outside the language."""
-
-
-class IllegalOrderError(OrderError):
-    """Understood but not allowed in the position."""
-
-
-class AmbiguousOrderError(OrderError):
-    """Understood in more than one way."""
-
-
 class ChanceExhaustedError(PbemError):
     """A scripted chance source ran out of values."""
 

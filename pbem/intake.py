@@ -206,6 +206,14 @@ def parse_orders(m: Deps, session: Session, it: Intake) -> None:
     it.echo = merge(it.sheet.echo, it.parsed.echo)
 
 
+def check_on_move(m: Deps, session: Session, it: Intake) -> None:
+    """Orders from a seat that has no move this turn (finished, or waiting for another seat)."""
+    assert it.game is not None and it.player is not None
+    if it.player.seat not in m.engine(it.game).to_move(it.state):
+        raise Stop("refused", f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
+                   fix="Nothing to send this turn: your next report says when you move again.", reply=True)
+
+
 def check_turn(m: Deps, session: Session, it: Intake) -> None:
     """Orders for another turn than the current one are refused, naming the current turn."""
     assert it.game is not None
@@ -254,6 +262,7 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("player-settings", player_settings),
     ("parse-orders", parse_orders),
     ("check-turn", check_turn),
+    ("check-on-move", check_on_move),
     ("store-sheet", store_sheet),
     ("acknowledge", acknowledge),
 )

@@ -174,8 +174,4 @@ class Runner:
                 return
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
 __all__ = ["RoundReport", "Runner", "worker_name", "Path"]

@@ -344,3 +344,57 @@ def test_run_once_on_the_embedded_default(gm: Path, monkeypatch: pytest.MonkeyPa
     assert "1 turns resolved (race turn 1)" in out
     assert sum(1 for p in outbox(gm) if "-report-" in p.name) == 4
     assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 2
+
+
+def test_a_time_zone_line_is_listed_as_applied(gm: Path) -> None:
+    body = "GAME race\nSECRET AAA-111\nTime zone: Asia/Kolkata\nMOVE: TO 5\n"
+    ingest(gm, order_mail("ann@example.org", body, mid="tz2@x"), "tz.eml")
+    ack = text_of(outbox(gm)[-1])
+    accepted = ack.split("ACCEPTED")[1].split("You have")[0]
+    assert "  line 3: TIMEZONE Asia/Kolkata\n" in accepted and "IGNORED" not in ack
+
+
+@pytest.mark.parametrize("zone", ["America", "Etc", "Europe/Atlantis", "A" * 300, "../../etc/passwd"])
+def test_an_unknown_time_zone_is_rejected_with_a_reason_and_the_orders_kept(gm: Path, zone: str) -> None:
+    body = f"GAME race\nSECRET AAA-111\nTIMEZONE {zone}\nMOVE: TO 5\n"
+    out = ingest(gm, order_mail("ann@example.org", body, mid=f"tz-{len(zone)}-{zone[:3]}@x"), "tz.eml")
+    assert "accepted Ann in race" in out
+    ack = text_of(outbox(gm)[-1])
+    assert "REJECTED" in ack and "line 3, column" in ack and "time zone" in ack
+    assert "line 4: MOVE 1: TO 5" in ack
+    assert "Deadline: Fri 27 Nov 2026 09:00 UTC\n" in ack  # the zone stays UTC
+    assert ok(run("quarantine", "list")).output.strip().endswith("0 quarantined messages")
+
+
+def test_orders_from_a_seat_with_no_move_are_refused(gm: Path) -> None:
+    m = Moderator(load_config(gm / "pbem.toml"))
+    with m.store.session() as session:
+        game = m.store.game(session, "race")
+        state = json.loads(game.state)
+        state["runners"][0].update(square=64, place=1, carrots=0, lettuces=0)
+        game.state = json.dumps(state)
+        session.add(game)
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="home@x"), "h.eml")
+    assert "refused" in out and "Ann has no move in turn 1 of race" in text_of(outbox(gm)[-1])
+    assert "has no move this turn" in ok(run("status", "race")).output
+
+
+def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    ok(run("init", ".", "--address", "gm@pbem.example"))
+    ok(run("new-game", "duel", "--seed", "3", "--player", "Ann=ann@example.org", "--player", "Sam=bot:strong",
+           "--early"))
+    assert [p.name for p in outbox(tmp_path)] == [n for n in (p.name for p in outbox(tmp_path)) if "ann@" in n]
+    m = Moderator(load_config(tmp_path / "pbem.toml"))
+    _, players, _ = m.game_state("duel")
+    assert [(p.name, p.email, p.bot) for p in players] == [("Ann", "ann@example.org", ""), ("Sam", "", "strong")]
+    ingest(tmp_path, order_mail("ann@example.org", f"GAME duel\nSECRET {players[0].secret}\nMOVE: TO 5\nMOVE: NEXT",
+                                mid="duel@x"), "d.eml")
+    assert m.due_games() == [("duel", 1)]  # the computer player's seat does not hold the turn up
+    summary = m.resolve("duel")
+    assert [(s.name, s.rule) for s in summary.slots] == [("Ann", None), ("Sam", "default move"), ("Ann", None)]
+    with m.store.session() as session:
+        reports = {r.recipient for r in m.store.mails(session) if r.kind in ("report", "gm-report")}
+    assert reports == {"ann@example.org", "gm@pbem.example"}
