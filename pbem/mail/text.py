@@ -23,6 +23,8 @@ from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 from typing import Final
 
+from pbem.mail.guard import MAX_BYTES, check_limits, header_block
+
 __all__ = [
     "Extracted",
     "body_text",
@@ -64,12 +66,18 @@ class Extracted:
 # Parsing
 
 
-def parse_message(raw: bytes) -> EmailMessage:
-    """Parse raw RFC 5322 bytes; never raises, whatever the bytes are.
+def parse_message(raw: bytes, *, max_bytes: int = MAX_BYTES) -> EmailMessage:
+    """Parse raw RFC 5322 bytes; never raises and never hangs, whatever the bytes are.
 
-    The stdlib parser registers defects instead of raising on almost everything; the
-    fallback only exists so that a parser bug cannot lose a mail.
+    A mail that breaks a limit of :func:`pbem.mail.guard.check_limits` is not parsed
+    whole: only its top header block is, when that is within the limits itself (so that
+    the sender can still be told why), else nothing.  The stdlib parser registers defects
+    instead of raising on almost everything; the fallback only exists so that a parser
+    bug cannot lose a mail.
     """
+    if check_limits(raw, max_bytes=max_bytes) is not None:
+        head = header_block(raw)
+        raw = head + b"\n\n" if check_limits(head + b"\n\n") is None else b""
     try:
         msg = email.message_from_bytes(raw, _class=EmailMessage, policy=email.policy.default)
         if isinstance(msg, EmailMessage):
@@ -393,6 +401,11 @@ def _is_attachment(part: Message) -> bool:
     return disposition.startswith("attachment")
 
 
+# Only the first few text parts are ever decoded: a mail of a thousand empty text parts
+# must not cost a thousand decodings, and attachments are never decoded at all.
+_MAX_TEXT_PARTS: Final = 4
+
+
 def _body(msg: Message) -> tuple[str, str | None, bool]:
     """(text, charset, from_html) of the best text part; text/plain preferred."""
     plain: list[Message] = []
@@ -401,9 +414,9 @@ def _body(msg: Message) -> tuple[str, str | None, bool]:
         if _children(part) or _is_attachment(part):
             continue
         ctype = _content_type(part)
-        if ctype == "text/plain":
+        if ctype == "text/plain" and len(plain) < _MAX_TEXT_PARTS:
             plain.append(part)
-        elif ctype == "text/html":
+        elif ctype == "text/html" and len(html) < _MAX_TEXT_PARTS:
             html.append(part)
     for part in plain:
         text, charset = _part_text(part)
