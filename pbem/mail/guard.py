@@ -20,6 +20,7 @@ __all__ = [
     "MAX_PARTS",
     "check_limits",
     "header_block",
+    "header_end",
     "header_fields",
     "normalise_line_ends",
 ]
@@ -51,7 +52,7 @@ def _is_field_start(line: bytes) -> bool:
     return name.isascii() and all(33 <= c <= 126 for c in name)
 
 
-def _header_end(data: bytes, start: int = 0) -> int:
+def header_end(data: bytes, start: int = 0) -> int:
     """Offset where the header block that starts at `start` ends (LF line ends).
 
     Like the feed parser: at the first empty line, or at the first line that is neither a
@@ -75,7 +76,7 @@ def _header_end(data: bytes, start: int = 0) -> int:
 def header_block(raw: bytes, *, limit: int = MAX_HEADER_BYTES) -> bytes:
     """The top header block of a raw mail with LF line ends, at most `limit` bytes of it."""
     head = normalise_line_ends(raw[: limit + 2])
-    block = head[: _header_end(head)][:limit]
+    block = head[: header_end(head)][:limit]
     return block[:-1] if block.endswith(b"\n") else block
 
 
@@ -149,7 +150,7 @@ def check_limits(
             + _FIX
         )
     data = normalise_line_ends(raw)
-    top = _header_end(data)
+    top = header_end(data)
     if top > max_header_bytes:
         return (
             f"the mail's header is {_size(top)}, more than the {_size(max_header_bytes)} pbem"
