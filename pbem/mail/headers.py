@@ -22,6 +22,7 @@ __all__ = [
     "MAX_ID",
     "MessageKey",
     "clean_text",
+    "decoded",
     "is_msg_id",
     "message_key",
     "raw_header",
@@ -45,10 +46,11 @@ _MAX_REFERENCES: Final = 20
 def clean_text(text: str, limit: int = 1000) -> str:
     """One line of printable text: controls and whitespace runs become one space, lone
     surrogates (bytes that were not UTF-8) become U+FFFD, at most `limit` characters."""
-    text = text[: limit * 4].encode("utf-8", "replace").decode("utf-8", "replace")
     out = "".join(
-        " " if (ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029") else ch
-        for ch in text
+        " " if (ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029")
+        else "\ufffd" if "\ud800" <= ch <= "\udfff"
+        else ch
+        for ch in text[: limit * 4]
     )
     return " ".join(out.split())[:limit]
 
@@ -74,7 +76,7 @@ def raw_header(msg: Message, name: str) -> str | None:
     return None
 
 
-def _decoded(value: str) -> str:
+def decoded(value: str) -> str:
     """An RFC 2047 value as text, best effort; the raw text when it cannot be decoded."""
     try:
         return str(email.header.make_header(email.header.decode_header(value)))
@@ -157,12 +159,12 @@ def read_message_id(msg: Message) -> str:
 def read_from(msg: Message) -> str:
     """The From field as text for logs and lists (decoded, cleaned); see read_sender() for
     the address to trust."""
-    return clean_text(_decoded(raw_header(msg, "from") or ""), limit=500)
+    return clean_text(decoded(raw_header(msg, "from") or ""), limit=500)
 
 
 def read_subject(msg: Message, limit: int = 500) -> str:
     """The Subject, encoded words decoded, as one clean line of at most `limit` characters."""
-    return clean_text(_decoded(raw_header(msg, "subject") or ""), limit=limit)
+    return clean_text(decoded(raw_header(msg, "subject") or ""), limit=limit)
 
 
 def read_date(msg: Message) -> datetime | None:
