@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
+from collections.abc import Collection
 from typing import Final
 
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block
@@ -42,6 +43,9 @@ LIST_MAIL: Final = "list mail"
 COMPLAINT: Final = "complaint"
 READ_RECEIPT: Final = "read receipt"
 NOT_MAIL: Final = "not mail"
+OWN_MAIL: Final = "own mail"  # from pbem's own address: answering it would loop
+NULL_SENDER: Final = "null sender"  # Return-Path: <> (RFC 3834 2: never answered)
+REPORT: Final = "report"  # any other multipart/report
 NO_TEXT: Final = "no text"  # no readable text part at all
 NO_NEW_TEXT: Final = "no new text"  # only quoted text, a signature or nothing
 
@@ -209,17 +213,43 @@ _AUTO_SUBJECT_RE = re.compile(
 )
 
 
-def classify(msg: Message) -> str | None:
-    """Why this mail must never be read as orders, or None if it may be.
+def _addresses_in(value: str) -> list[str]:
+    """Addresses in a raw field value, lower case: each '<...>', else the bare words with '@'."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = value.find("<", pos)
+        end = value.find(">", start + 1) if start >= 0 else -1
+        if start < 0 or end < 0:
+            break
+        out.append(value[start + 1 : end].strip().lower())
+        pos = end + 1
+    if not out:
+        out = [w.strip("\"'(),;").lower() for w in value.split() if "@" in w]
+    return out
 
-    Checked in order: not mail at all, delivery reports (bounces), abuse reports
-    (complaints), read receipts, auto-replies (RFC 3834 and common vacation habits) and
-    list or bulk mail.
+
+def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None:
+    """Why this mail must never be read as orders nor answered, or None if it may be.
+
+    Checked in order: not mail at all, mail from one of `own_addresses` (From, Sender or
+    Return-Path: answering it would loop), a null Return-Path ('<>', RFC 3834 2),
+    delivery reports (bounces), abuse reports (complaints), read receipts, other reports,
+    auto-replies (Auto-Submitted other than 'no', RFC 3834, and common vacation habits)
+    and list or bulk mail (List-* fields, Precedence bulk, list or junk).
     """
     headers = _raw_headers(msg)
     names = {name for name, _ in headers}
     if not names & _MAIL_HEADERS:
         return NOT_MAIL
+    own = {a.strip().lower() for a in own_addresses if a.strip()}
+    if own:
+        for name, val in headers:
+            if name in ("from", "sender", "return-path") and own & set(_addresses_in(val)):
+                return OWN_MAIL
+    paths = [val for name, val in headers if name == "return-path"]
+    if paths and paths[0].replace(" ", "") == "<>":
+        return NULL_SENDER
 
     def value(name: str) -> str:
         for key, val in headers:
@@ -247,12 +277,14 @@ def classify(msg: Message) -> str | None:
         "message/global-disposition-notification",
     }:
         return READ_RECEIPT
+    if report_types:
+        return REPORT
     sender = " ".join((value("from"), value("sender"), value("return-path")))
     subject = _decoded(value("subject"))
     if _DAEMON_RE.search(sender) or _BOUNCE_SUBJECT_RE.search(subject):
         return BOUNCE
-    auto = value("auto-submitted").lower()
-    if auto and not auto.startswith("no"):
+    auto = value("auto-submitted").lower().split(";", 1)[0].split("(", 1)[0].strip()
+    if auto and auto != "no":
         return AUTO_REPLY
     if names & _AUTO_HEADERS:
         return AUTO_REPLY
