@@ -233,8 +233,8 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     """Why this mail must never be read as orders nor answered, or None if it may be.
 
     Checked in order: not mail at all, mail from one of `own_addresses` (From, Sender or
-    Return-Path: answering it would loop), a null Return-Path ('<>', RFC 3834 2),
-    delivery reports (bounces), abuse reports (complaints), read receipts, other reports,
+    Return-Path: answering it would loop), delivery reports (bounces), abuse reports
+    (complaints), read receipts, other reports, a null Return-Path ('<>', RFC 3834 2),
     auto-replies (Auto-Submitted other than 'no', RFC 3834, and common vacation habits)
     and list or bulk mail (List-* fields, Precedence bulk, list or junk).
     """
@@ -247,9 +247,6 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
         for name, val in headers:
             if name in ("from", "sender", "return-path") and own & set(_addresses_in(val)):
                 return OWN_MAIL
-    paths = [val for name, val in headers if name == "return-path"]
-    if paths and paths[0].replace(" ", "") == "<>":
-        return NULL_SENDER
 
     def value(name: str) -> str:
         for key, val in headers:
@@ -283,6 +280,9 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     subject = _decoded(value("subject"))
     if _DAEMON_RE.search(sender) or _BOUNCE_SUBJECT_RE.search(subject):
         return BOUNCE
+    paths = [val for name, val in headers if name == "return-path"]
+    if paths and paths[0].replace(" ", "") == "<>":
+        return NULL_SENDER
     auto = value("auto-submitted").lower().split(";", 1)[0].split("(", 1)[0].strip()
     if auto and auto != "no":
         return AUTO_REPLY
