@@ -1,4 +1,4 @@
-"""Build outgoing mails as bytes: text and HTML, inline and attached pictures, stable headers."""
+"""Build outgoing mails as bytes: text and HTML, pictures shown inline, stable and safe headers."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr
+from typing import Final
+
+from pbem.mail.headers import clean_text, decoded, is_msg_id
+
+MAX_SUBJECT: Final = 200
+MAX_NAME: Final = 100
 
 
 @dataclass(frozen=True)
@@ -41,8 +47,29 @@ _UTF8_QP.body_encoding = QP
 _UTF8_QP.header_encoding = QP
 
 
+def safe_header_text(value: str, limit: int = MAX_SUBJECT) -> str:
+    """Text from an incoming mail made fit for an outgoing header: encoded words decoded
+    (so one that decodes to a line break cannot hide it), every control character and
+    line break a space, one line of at most `limit` characters."""
+    return clean_text(decoded(value) if "=?" in value else value, limit=limit)
+
+
 def _header(value: str) -> str | Header:
-    return value if value.isascii() else Header(value, "utf-8")
+    # Literal "=?" in ASCII text would be read as an encoded word by the reader's
+    # program; encoding the whole value keeps it literal.
+    return value if value.isascii() and "=?" not in value else Header(value, "utf-8")
+
+
+def _address(address: str) -> str:
+    """An address pbem writes: one bare 'local@domain', or a ValueError (a bug upstream)."""
+    if (
+        address.count("@") != 1
+        or not address.isascii()
+        or not address.isprintable()
+        or any(ch in address for ch in '<>()[]\\,;:" ')
+    ):
+        raise ValueError(f"not one plain address: {address!r}")
+    return address
 
 
 def _text(body: str, subtype: str) -> MIMEText:
@@ -67,6 +94,11 @@ def compose(
     """The mail as bytes (LF line ends). Boundaries are derived from the Message-ID, so the same
     inputs always give the same bytes.
 
+    Header values may come from an incoming mail (the subject, the reader's name, the id
+    replied to), so all are made safe here: see safe_header_text(); the subject is cut at
+    MAX_SUBJECT characters and names at MAX_NAME; In-Reply-To and References are written
+    only for a valid msg-id; `sender`, `to` and `msg_id` must be valid (ValueError).
+
     Built with the `email.mime` classes: the modern `EmailMessage` API parses every header it is
     given back into objects, five times the cost, for the same bytes in the end.
     """
@@ -78,6 +110,8 @@ def compose(
     if html is not None:
         html_part: MIMEBase = _text(html, "html")
         if pictures:
+            # One part per picture: shown inline by the HTML (cid:) and, with its filename,
+            # offered for saving too; a second attached copy only doubled the mail's size.
             related = MIMEMultipart("related")
             related.attach(html_part)
             for pic, holder in zip(pictures, placeholders):
@@ -90,23 +124,27 @@ def compose(
         alternative.attach(body)
         alternative.attach(html_part)
         body = alternative
-    if pictures:
+    elif pictures:
         mixed = MIMEMultipart("mixed")
         mixed.attach(body)
         for pic, holder in zip(pictures, placeholders):
             image = MIMEImage(holder, "png")
-            image.add_header("Content-Disposition", "attachment", filename=pic.filename)
+            image.add_header("Content-Disposition", "inline", filename=pic.filename)
             mixed.attach(image)
         body = mixed
     msg = body
-    msg["From"] = formataddr((sender_name, sender))
-    msg["To"] = formataddr((to_name, to)) if to_name else to
-    msg["Subject"] = _header(subject)  # type: ignore[assignment]
+    if not is_msg_id(msg_id):
+        raise ValueError(f"not a valid Message-ID: {msg_id!r}")
+    msg["From"] = formataddr((safe_header_text(sender_name, MAX_NAME), _address(sender)))
+    to_name = safe_header_text(to_name, MAX_NAME)
+    msg["To"] = formataddr((to_name, _address(to))) if to_name else _address(to)
+    msg["Subject"] = _header(safe_header_text(subject, MAX_SUBJECT))  # type: ignore[assignment]
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = msg_id
-    msg["Auto-Submitted"] = auto_submitted
+    msg["Auto-Submitted"] = safe_header_text(auto_submitted, 40)
     msg["X-Auto-Response-Suppress"] = "All"
-    if in_reply_to:
+    in_reply_to = in_reply_to.strip() if in_reply_to else None
+    if in_reply_to and is_msg_id(in_reply_to):  # anything else is dropped, never echoed
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
     if "MIME-Version" not in msg:

@@ -21,7 +21,10 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
+from collections.abc import Collection
 from typing import Final
+
+from pbem.mail.guard import MAX_BYTES, check_limits, header_block
 
 __all__ = [
     "Extracted",
@@ -40,6 +43,9 @@ LIST_MAIL: Final = "list mail"
 COMPLAINT: Final = "complaint"
 READ_RECEIPT: Final = "read receipt"
 NOT_MAIL: Final = "not mail"
+OWN_MAIL: Final = "own mail"  # from pbem's own address: answering it would loop
+NULL_SENDER: Final = "null sender"  # Return-Path: <> (RFC 3834 2: never answered)
+REPORT: Final = "report"  # any other multipart/report
 NO_TEXT: Final = "no text"  # no readable text part at all
 NO_NEW_TEXT: Final = "no new text"  # only quoted text, a signature or nothing
 
@@ -64,12 +70,18 @@ class Extracted:
 # Parsing
 
 
-def parse_message(raw: bytes) -> EmailMessage:
-    """Parse raw RFC 5322 bytes; never raises, whatever the bytes are.
+def parse_message(raw: bytes, *, max_bytes: int = MAX_BYTES) -> EmailMessage:
+    """Parse raw RFC 5322 bytes; never raises and never hangs, whatever the bytes are.
 
-    The stdlib parser registers defects instead of raising on almost everything; the
-    fallback only exists so that a parser bug cannot lose a mail.
+    A mail that breaks a limit of :func:`pbem.mail.guard.check_limits` is not parsed
+    whole: only its top header block is, when that is within the limits itself (so that
+    the sender can still be told why), else nothing.  The stdlib parser registers defects
+    instead of raising on almost everything; the fallback only exists so that a parser
+    bug cannot lose a mail.
     """
+    if check_limits(raw, max_bytes=max_bytes) is not None:
+        head = header_block(raw)
+        raw = head + b"\n\n" if check_limits(head + b"\n\n") is None else b""
     try:
         msg = email.message_from_bytes(raw, _class=EmailMessage, policy=email.policy.default)
         if isinstance(msg, EmailMessage):
@@ -201,17 +213,40 @@ _AUTO_SUBJECT_RE = re.compile(
 )
 
 
-def classify(msg: Message) -> str | None:
-    """Why this mail must never be read as orders, or None if it may be.
+def _addresses_in(value: str) -> list[str]:
+    """Addresses in a raw field value, lower case: each '<...>', else the bare words with '@'."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = value.find("<", pos)
+        end = value.find(">", start + 1) if start >= 0 else -1
+        if start < 0 or end < 0:
+            break
+        out.append(value[start + 1 : end].strip().lower())
+        pos = end + 1
+    if not out:
+        out = [w.strip("\"'(),;").lower() for w in value.split() if "@" in w]
+    return out
 
-    Checked in order: not mail at all, delivery reports (bounces), abuse reports
-    (complaints), read receipts, auto-replies (RFC 3834 and common vacation habits) and
-    list or bulk mail.
+
+def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None:
+    """Why this mail must never be read as orders nor answered, or None if it may be.
+
+    Checked in order: not mail at all, mail from one of `own_addresses` (From, Sender or
+    Return-Path: answering it would loop), delivery reports (bounces), abuse reports
+    (complaints), read receipts, other reports, a null Return-Path ('<>', RFC 3834 2),
+    auto-replies (Auto-Submitted other than 'no', RFC 3834, and common vacation habits)
+    and list or bulk mail (List-* fields, Precedence bulk, list or junk).
     """
     headers = _raw_headers(msg)
     names = {name for name, _ in headers}
     if not names & _MAIL_HEADERS:
         return NOT_MAIL
+    own = {a.strip().lower() for a in own_addresses if a.strip()}
+    if own:
+        for name, val in headers:
+            if name in ("from", "sender", "return-path") and own & set(_addresses_in(val)):
+                return OWN_MAIL
 
     def value(name: str) -> str:
         for key, val in headers:
@@ -239,12 +274,17 @@ def classify(msg: Message) -> str | None:
         "message/global-disposition-notification",
     }:
         return READ_RECEIPT
+    if report_types:
+        return REPORT
     sender = " ".join((value("from"), value("sender"), value("return-path")))
     subject = _decoded(value("subject"))
     if _DAEMON_RE.search(sender) or _BOUNCE_SUBJECT_RE.search(subject):
         return BOUNCE
-    auto = value("auto-submitted").lower()
-    if auto and not auto.startswith("no"):
+    paths = [val for name, val in headers if name == "return-path"]
+    if paths and paths[0].replace(" ", "") == "<>":
+        return NULL_SENDER
+    auto = value("auto-submitted").lower().split(";", 1)[0].split("(", 1)[0].strip()
+    if auto and auto != "no":
         return AUTO_REPLY
     if names & _AUTO_HEADERS:
         return AUTO_REPLY
@@ -393,6 +433,11 @@ def _is_attachment(part: Message) -> bool:
     return disposition.startswith("attachment")
 
 
+# Only the first few text parts are ever decoded: a mail of a thousand empty text parts
+# must not cost a thousand decodings, and attachments are never decoded at all.
+_MAX_TEXT_PARTS: Final = 4
+
+
 def _body(msg: Message) -> tuple[str, str | None, bool]:
     """(text, charset, from_html) of the best text part; text/plain preferred."""
     plain: list[Message] = []
@@ -401,9 +446,9 @@ def _body(msg: Message) -> tuple[str, str | None, bool]:
         if _children(part) or _is_attachment(part):
             continue
         ctype = _content_type(part)
-        if ctype == "text/plain":
+        if ctype == "text/plain" and len(plain) < _MAX_TEXT_PARTS:
             plain.append(part)
-        elif ctype == "text/html":
+        elif ctype == "text/html" and len(html) < _MAX_TEXT_PARTS:
             html.append(part)
     for part in plain:
         text, charset = _part_text(part)
