@@ -239,6 +239,20 @@ def status(name: str, config_path: Path | None) -> None:
         click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
     waiting = sum(1 for p in info["players"] if not p["orders"])
     click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")
+    for p in info["players"]:
+        if p.get("bouncing"):
+            click.echo(f"  mail to {p['name']} <{p['email']}> bounces: {p['bouncing']}")
+    if info["pending"]:
+        click.echo(_pending_warning(info["pending"]))
+    if info["strangers"]:
+        click.echo(f"{info['strangers']} mails from addresses that play no game here in the last 7 days "
+                   "(kept, not answered)")
+
+
+def _pending_warning(count: int) -> str:
+    mails = "1 mail" if count == 1 else f"{count} mails"
+    return (f"Warning: {mails} stored but not yet taken in (a run was interrupted, or another worker is "
+            "taking them in); they may hold orders for this turn. `pbem run --once` finishes them first.")
 
 
 @main.command("resolve-turn")
@@ -257,6 +271,10 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
     from pbem.games.base import Viewer
 
     m = _moderator(config_path)
+    with m.store.session() as session:
+        pending = m.store.pending_messages(session)
+    if pending:
+        click.echo(_pending_warning(pending), err=True)
     summary = m.resolve(name, preview=preview, force=force, turn=turn)
     presenter = summary.engine.presenter
     head = "Preview of" if preview else "Resolved"

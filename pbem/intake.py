@@ -4,6 +4,11 @@ The raw message is stored first, in its own transaction, so nothing is ever lost
 step either lets the message go on, stops it with a status and a reason (and perhaps a polite
 reply), or crashes — and then the message is quarantined with the step's name and traceback
 while the run goes on with the next message.
+
+Every step before `store-sheet` only reads the database; the reading of mail text (parsing,
+extraction, the sheet, the acknowledgement) is done before the one write transaction of a
+message begins, so no mail, however large or strange, holds the database's write lock while
+it is read. Every input is bounded before it is read (`pbem.mail.guard`).
 """
 
 from __future__ import annotations
@@ -13,10 +18,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.message import EmailMessage
-from email.parser import BytesParser
-from email.policy import compat32
-from email.utils import parseaddr
+from email.message import Message
 from typing import Any
 
 from sqlmodel import Session
@@ -25,26 +27,45 @@ from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed
 from pbem.games.sheet import Echo, Sheet, merge, read_sheet
-from pbem.mail.text import classify, extract_orders_text, parse_message
-from pbem.mailer import Mailer
-from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, Store, message_key
+from pbem.mail.dsn import parse_dsn
+from pbem.mail.guard import MAX_BYTES, check_limits
+from pbem.mail.headers import message_key, read_message_id, read_subject
+from pbem.mail.sender import Refusal, Sender, read_sender
+from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
+from pbem.mailer import Mailer, Outgoing
+from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, Store
+
+#: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
+#: the pipeline right after storing it, in well under a second)
+STALE_AFTER = timedelta(minutes=2)
+#: wrong secrets for one player within a day before the GM is told
+WRONG_SECRETS_ALERT = 3
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How intake treats the public: limits, strangers, and which mail authentication to trust."""
+
+    address: str = ""  # the moderator's own address: mail from it is never answered
+    max_bytes: int = MAX_BYTES
+    reply_to_strangers: bool = False
+    strangers_per_hour: int = 20
+    authserv_id: str | None = None  # refuse dmarc=fail in this server's Authentication-Results
 
 
 @dataclass(frozen=True)
 class Deps:
-    """What the intake steps use: the store, the clock, the registry of games and the mailer."""
+    """What the intake steps use: the store, the clock, the registry of games, the mailer."""
 
     store: Store
     now: Callable[[], datetime]
     find_game: Callable[[str], AnyGame]
     mailer: Mailer
     deliver: Callable[[], int]
+    policy: Policy = field(default_factory=Policy)
 
     def engine(self, game: GameRow) -> AnyGame:
         return self.find_game(game.game)
-
-    def state(self, game: GameRow) -> Any:
-        return self.engine(game).load_state(json.loads(game.state))
 
 
 class Stop(Exception):
@@ -63,9 +84,10 @@ class Intake:
     """One message on its way through the pipeline."""
 
     row: MessageRow
-    msg: EmailMessage | None = None
+    msg: Message | None = None
     sender: str = ""
     sender_name: str = ""
+    refused_sender: Refusal | None = None
     text: str = ""
     sheet: Sheet = field(default_factory=Sheet)
     game: GameRow | None = None
@@ -74,13 +96,16 @@ class Intake:
     state: Any = None
     parsed: Parsed[Any] | None = None
     echo: tuple[Echo, ...] = ()
-    replaced: bool = False
+    timezone: str | None = None
+    ack: Outgoing | None = None
+    replaced: str = "new"
+    alerts: list[Outgoing] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class IntakeResult:
     message: int | None  # the stored message's id (None for a duplicate)
-    status: str  # accepted, refused, ignored, duplicate, quarantined
+    status: str  # accepted, refused, ignored, duplicate, pending, quarantined
     reason: str
     step: str
     game: str | None = None
@@ -91,20 +116,41 @@ Step = Callable[[Deps, Session, Intake], None]
 
 
 def read_headers(m: Deps, session: Session, it: Intake) -> None:
-    """Parse the stored bytes and note the sender."""
-    it.msg = parse_message(it.row.raw)
-    name, address = parseaddr(str(it.msg.get("From", "")))
-    it.sender, it.sender_name = address.strip().lower(), name
+    """Parse the stored bytes (within the limits) and read the sender: exactly one address."""
+    it.msg = parse_message(it.row.raw, max_bytes=m.policy.max_bytes)
+    found = read_sender(it.msg, authserv_id=m.policy.authserv_id)
+    if isinstance(found, Sender):
+        it.sender, it.sender_name = found.address.lower(), found.name
+    else:
+        it.refused_sender = found
     it.row.sender = it.sender
-    it.row.subject = str(it.msg.get("Subject", ""))[:500]
+    it.row.subject = read_subject(it.msg)
 
 
 def skip_automatic(m: Deps, session: Session, it: Intake) -> None:
-    """Auto-replies, bounces and list mail are never read as orders, and never answered."""
+    """Auto-replies, bounces, list mail and our own mail are never read as orders, and never
+    answered (RFC 3834). A bounce of our own mail is news: the GM hears of it."""
     assert it.msg is not None
-    reason = classify(it.msg)
-    if reason is not None:
-        raise Stop("ignored", reason)
+    reason = classify(it.msg, own_addresses=(m.policy.address,) if m.policy.address else ())
+    if reason is None:
+        return
+    if reason == BOUNCE:
+        note_bounce(m, session, it)
+    raise Stop("ignored", reason)
+
+
+def check_sender(m: Deps, session: Session, it: Intake) -> None:
+    """A mail whose From is not one plain address (or whose domain fails DMARC) is not answered."""
+    if it.refused_sender is not None:
+        raise Stop("refused", it.refused_sender.reason, fix=it.refused_sender.fix)
+
+
+def check_limits_step(m: Deps, session: Session, it: Intake) -> None:
+    """Mail beyond the size, header and MIME limits is refused with the limit and how to fix it."""
+    problem = check_limits(it.row.raw, max_bytes=m.policy.max_bytes)
+    if problem is not None:
+        raise Stop("refused", problem, fix="Send your orders as a short plain-text mail, without attachments.",
+                   reply=True)
 
 
 def take_text(m: Deps, session: Session, it: Intake) -> None:
@@ -170,10 +216,11 @@ def _games_hint(m: Deps, session: Session, sender: str) -> str:
 
 
 def find_player(m: Deps, session: Session, it: Intake) -> None:
-    """The From address must be a player's, and the SECRET line must be theirs."""
+    """The From address must be a player's, and the SECRET line theirs (the master secret, or
+    the reply token of the current turn that their report's template carries)."""
     assert it.game is not None and it.game.id is not None
     it.players = m.store.players(session, it.game.id)
-    player = next((p for p in it.players if p.email.lower() == it.sender), None)
+    player = next((p for p in it.players if p.email and p.email.lower() == it.sender), None)
     if player is None:
         raise Stop("refused", f"{it.sender or 'the sender'} is not a player of {it.game.name}",
                    fix="Send your orders from the address you joined the game with.", reply=True)
@@ -183,18 +230,34 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
     if secret is None:
         raise Stop("refused", "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
-    if secret.strip().upper() != player.secret.upper():
-        raise Stop("refused", f"the SECRET {secret!r} is not yours",
+    if not secret_matches(secret, player, it.game.name, it.game.turn):
+        raise Stop("refused", f"the SECRET {secret[:40]!r} is not yours",
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
 
 
+def reply_token(secret: str, game: str, turn: int) -> str:
+    """The secret a report's template carries: valid for that player and that turn only, so a
+    forwarded report gives nobody the player's orders for later turns."""
+    import hashlib
+    import hmac
+
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    digest = hmac.new(secret.upper().encode(), f"{game.lower()}/{turn}".encode(), hashlib.sha256).digest()
+    letters = "".join(alphabet[b % len(alphabet)] for b in digest[:6])
+    return f"T{turn}-{letters[:3]}-{letters[3:]}"
+
+
+def secret_matches(given: str, player: PlayerRow, game: str, turn: int) -> bool:
+    value = given.strip().upper()
+    return value == player.secret.upper() or value == reply_token(player.secret, game, turn).upper()
+
+
 def player_settings(m: Deps, session: Session, it: Intake) -> None:
-    """A `TIMEZONE <zone>` line sets the player's own time zone for deadlines."""
+    """A `TIMEZONE <zone>` line (checked by the sheet reader) sets the player's zone for deadlines."""
     assert it.player is not None
-    if it.sheet.timezone is None:
-        return  # none given, or rejected with its reason by the sheet reader
-    it.player.timezone = it.sheet.timezone
-    session.add(it.player)
+    if it.sheet.timezone is not None:
+        it.timezone = it.sheet.timezone
+        it.player.timezone = it.sheet.timezone  # written with the sheet, in the one write transaction
 
 
 def parse_orders(m: Deps, session: Session, it: Intake) -> None:
@@ -204,14 +267,6 @@ def parse_orders(m: Deps, session: Session, it: Intake) -> None:
     it.state = game.load_state(json.loads(it.game.state))
     it.parsed = game.parse(it.state, it.sheet, it.player.seat)
     it.echo = merge(it.sheet.echo, it.parsed.echo)
-
-
-def check_on_move(m: Deps, session: Session, it: Intake) -> None:
-    """Orders from a seat that has no move this turn (finished, or waiting for another seat)."""
-    assert it.game is not None and it.player is not None
-    if it.player.seat not in m.engine(it.game).to_move(it.state):
-        raise Stop("refused", f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
-                   fix="Nothing to send this turn: your next report says when you move again.", reply=True)
 
 
 def check_turn(m: Deps, session: Session, it: Intake) -> None:
@@ -224,38 +279,53 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
                    fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
 
 
-def store_sheet(m: Deps, session: Session, it: Intake) -> None:
-    """The sheet is now in force; a later sheet for the same turn replaces it entirely."""
-    assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
-    sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
-                     text=it.text, received_at=m.now())
-    it.replaced = m.store.replace_sheet(session, sheet)
+def check_on_move(m: Deps, session: Session, it: Intake) -> None:
+    """Orders from a seat that has no move this turn (finished, or waiting for another seat)."""
+    assert it.game is not None and it.player is not None
+    if it.player.seat not in m.engine(it.game).to_move(it.state):
+        raise Stop("refused", f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
+                   fix="Nothing to send this turn: your next report says when you move again.", reply=True)
 
 
 def acknowledge(m: Deps, session: Session, it: Intake) -> None:
+    """The acknowledgement, written before anything is stored: every accepted sheet gets one
+    (acknowledgements are never rate-limited away; only the sheet's own player can cause one)."""
     assert it.game is not None and it.player is not None and it.parsed is not None and it.row.id is not None
-    if not m.mailer.may_reply(session, it.player.email):
+    assert it.game.id is not None and it.player.id is not None
+    current = m.store.current_sheets(session, it.game.id, it.game.turn).get(it.player.id)
+    if current is None:
+        it.replaced = "new"
+    else:
+        it.replaced = "superseded" if current.message_id > it.row.id else "replaced"
+    if not it.player.email.isascii():
         return
-    original = str(it.msg.get("Message-ID", "") or "").strip() if it.msg is not None else ""
-    mail = m.mailer.acknowledgement(it.game, m.engine(it.game), it.state, it.player, it.parsed, it.echo,
-                                    replaced=it.replaced, message=it.row.id, original=original or None)
-    m.mailer.queue(session, it.game, it.game.turn, mail)
+    original = read_message_id(it.msg) if it.msg is not None else ""
+    it.ack = m.mailer.acknowledgement(it.game, m.engine(it.game), it.state, it.player, it.parsed, it.echo,
+                                      replaced=it.replaced, message=it.row.id, original=original or None)
 
 
-def refuse(m: Deps, session: Session, it: Intake, stop: Stop) -> None:
-    """A polite refusal with the reason and how to fix it (rate-limited per address)."""
-    if "@" not in it.sender or not m.mailer.may_reply(session, it.sender):
-        return
-    original = str(it.msg.get("Message-ID", "") or "").strip() if it.msg is not None else ""
-    mail = m.mailer.refusal(to=it.sender, to_name=it.sender_name, reader=it.player.name if it.player else it.sender_name,
-                            subject=it.row.subject, reason=stop.reason, fix=stop.fix, message=it.row.id or 0,
-                            original=original or None)
-    m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
+def store_sheet(m: Deps, session: Session, it: Intake) -> None:
+    """The one write: the game's turn is claimed (still open?), the sheet stored in arrival
+    order, the acknowledgement queued. A sheet that missed the turn is answered as such."""
+    assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
+    if not m.store.claim_turn(session, it.game.id, it.game.turn):  # it matched no row: nothing written
+        raise Stop("refused", f"turn {it.game.turn} of {it.game.name} was resolved while these orders were on their way",
+                   fix=f"Send your orders for the next turn, with the line 'TURN {it.game.turn + 1}'; "
+                       "your turn report has the template.", reply=True)
+    sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
+                     text=it.text, received_at=m.now())
+    it.replaced = m.store.replace_sheet(session, sheet)
+    if it.timezone is not None:
+        session.add(it.player)
+    if it.ack is not None:
+        m.mailer.queue(session, it.game, it.game.turn, it.ack)
 
 
 PIPELINE: tuple[tuple[str, Step], ...] = (
     ("read-headers", read_headers),
     ("skip-automatic", skip_automatic),
+    ("check-sender", check_sender),
+    ("check-limits", check_limits_step),
     ("take-text", take_text),
     ("find-game", find_game),
     ("find-player", find_player),
@@ -263,30 +333,104 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("parse-orders", parse_orders),
     ("check-turn", check_turn),
     ("check-on-move", check_on_move),
-    ("store-sheet", store_sheet),
     ("acknowledge", acknowledge),
+    ("store-sheet", store_sheet),
 )
 
 
-def _message_id(raw: bytes) -> str:
-    """The Message-ID, read from the header block alone (the body can be large)."""
-    try:
-        headers = _HEADERS_ONLY.parsebytes(raw, headersonly=True)
-        value = headers.get("Message-ID")
-        return str(value).strip() if value is not None else ""
-    except Exception:  # noqa: BLE001 - any mangled header: the message gets a digest instead
-        return ""
+# replies and news ------------------------------------------------------------------------------
+
+def refuse(m: Deps, session: Session, it: Intake, stop: Stop) -> None:
+    """A polite refusal with the reason and how to fix it: rate-limited per address; to an address
+    that plays no game here only when the GM asked for it, and then within a global hourly limit."""
+    if "@" not in it.sender:
+        return
+    known = bool(m.store.games_of_address(session, it.sender))
+    if not known:
+        it.row.stranger = True
+        if not m.policy.reply_to_strangers:
+            return
+        if m.store.strangers_since(session, m.now() - timedelta(hours=1)) >= m.policy.strangers_per_hour:
+            return
+    if not m.mailer.may_reply(session, it.sender):
+        return
+    original = read_message_id(it.msg) if it.msg is not None else ""
+    mail = m.mailer.refusal(to=it.sender, to_name=it.sender_name, reader=it.player.name if it.player else it.sender_name,
+                            subject=it.row.subject, reason=stop.reason, fix=stop.fix, message=it.row.id or 0,
+                            original=original or None)
+    m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
 
 
-_HEADERS_ONLY = BytesParser(policy=compat32)
+def warn_wrong_secrets(m: Deps, session: Session, it: Intake) -> None:
+    """After repeated wrong secrets in a player's name the GM is told (once a day)."""
+    if it.player is None or it.player.id is None or it.game is None:
+        return
+    since = m.now() - timedelta(days=1)
+    count = m.store.refusals_for(session, it.player.id, "find-player", since) + 1
+    if count >= WRONG_SECRETS_ALERT:
+        alert = m.mailer.gm_alert(
+            key=("wrong-secret", it.game.name, it.player.name, m.now().strftime("%Y-%m-%d")),
+            subject=f"{it.game.name}: {count} mails with a wrong secret in {it.player.name}'s name",
+            text=(f"{count} mails in the last day came from {it.player.email} in {it.player.name}'s name in "
+                  f"{it.game.name} with a wrong SECRET (the last: {it.row.subject!r}).\n\n"
+                  "If they are not the player's, someone is trying their secret; `pbem secret "
+                  f"{it.game.name} {it.player.name} --new` gives the player a new one."))
+        if not m.store.mail_exists(session, alert.msg_id):
+            m.mailer.queue(session, it.game, it.game.turn, alert)
 
 
-def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, str]:
-    """Step one, in its own transaction: keep the bytes. (None, key) when the Message-ID is known."""
-    key = message_key(_message_id(raw), raw)[:990]
-    row = m.store.add_message(MessageRow(message_id=key, raw=raw, source=source, received_at=m.now()))
+def note_bounce(m: Deps, session: Session, it: Intake) -> None:
+    """A delivery status notification for our own mail: the outgoing mail is marked failed,
+    the player's address bouncing, and the GM is told."""
+    assert it.msg is not None
+    bounce = parse_dsn(it.msg)
+    if bounce is None:
+        return
+    mail = m.store.mail_by_message_id(session, bounce.original_message_id) if bounce.original_message_id else None
+    for failed in bounce.recipients:
+        if not failed.permanent:
+            continue
+        why = f"{failed.status} {failed.diagnostic}".strip()[:300] or "the mail came back"
+        address = (failed.original_address or failed.address).lower()
+        if mail is not None and mail.recipient.lower() not in (address, failed.address.lower()):
+            continue
+        if mail is not None:
+            mail.status, mail.error = "failed", f"bounced: {why}"
+            session.add(mail)
+        for player in m.store.players_with_address(session, address):
+            player.bouncing = why
+            session.add(player)
+            alert = m.mailer.gm_alert(
+                key=("bounce", player.game_id, player.name, it.row.id),
+                subject=f"Mail to {player.name} ({address}) bounced",
+                text=(f"pbem's mail to {player.name} <{address}> came back undelivered:\n\n  {why}\n\n"
+                      "The player gets no reports until the address works. Ask them for a working address "
+                      "and change it, or replace the player."))
+            m.mailer.queue(session, None, None, alert)
+
+
+# the run ---------------------------------------------------------------------------------------
+
+def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, MessageRow | None]:
+    """Step one, in its own transaction: keep the bytes. Returns (the new row, None), or (None,
+    the row already stored) for a duplicate: the same Message-ID and the same body. A known
+    Message-ID with another body is another mail, stored under a key of its own."""
+    key = message_key(raw)
+    row = m.store.add_message(MessageRow(message_id=key.id, raw=raw, source=source, received_at=m.now(),
+                                         digest=key.digest))
+    if row is None:
+        with m.store.session() as session:
+            known = m.store.message_seen(session, key.id)
+        if known is not None and known.digest in (key.digest, ""):
+            return None, known
+        other = f"{key.id[:900]} {key.digest}"
+        row = m.store.add_message(MessageRow(message_id=other, raw=raw, source=source, received_at=m.now(),
+                                             digest=key.digest))
+        if row is None:
+            with m.store.session() as session:
+                return None, m.store.message_seen(session, other)
     checkpoint("after-store-raw")
-    return row, key
+    return row, None
 
 
 def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
@@ -295,14 +439,17 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
     row_id = row.id
     step_name = "read-headers"
     try:
-        with m.store.session() as session:
+        with m.store.session() as session, session.no_autoflush:
             session.add(row)
             try:
                 for step_name, step in PIPELINE:
                     step(m, session, it)
-                row.status, row.step, row.reason = "accepted", "acknowledge", "orders in force"
+                row.status, row.step, row.reason = "accepted", "store-sheet", _accepted(it.replaced)
             except Stop as stop:
+                session.add(row)
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
+                if step_name == "find-player" and it.player is not None:
+                    warn_wrong_secrets(m, session, it)
                 if stop.reply and it.sender:
                     refuse(m, session, it, stop)
             row.traceback = ""
@@ -313,7 +460,9 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
         with m.store.session() as session:
             fresh = session.get(MessageRow, row_id)
             assert fresh is not None
-            fresh.status, fresh.step, fresh.reason, fresh.traceback = "quarantined", step_name, tb.strip().splitlines()[-1], tb
+            fresh.status, fresh.step, fresh.traceback = "quarantined", step_name, tb
+            fresh.reason = tb.strip().splitlines()[-1][:500]
+            fresh.sender = fresh.sender or it.sender
             session.add(fresh)
             row = fresh
     if deliver:
@@ -323,24 +472,25 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
     return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
 
 
+def _accepted(replaced: str) -> str:
+    if replaced == "superseded":
+        return "kept, but a sheet that arrived later is in force"
+    return "orders in force"
+
+
 def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
     """Take in one message; `deliver=False` leaves the replies queued for one delivery later."""
-    row, key = store_raw(m, raw, source)
-    if row is None:
-        with m.store.session() as session:
-            known = m.store.message_seen(session, key)
-        if known is not None and known.status == "new":
-            # stored, but the pipeline never finished: if its worker is gone, finish it now
-            claimed = m.store.claim_stale_message(known.id or 0, m.now() - STALE_AFTER, m.now())
-            if claimed is not None:
-                return run_pipeline(m, claimed, deliver=deliver)
-        return IntakeResult(None, "duplicate", "a message with this Message-ID was taken in before", "store-raw")
-    return run_pipeline(m, row, deliver=deliver)
-
-
-#: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
-#: the pipeline right after storing it, in well under a second)
-STALE_AFTER = timedelta(minutes=2)
+    row, known = store_raw(m, raw, source)
+    if row is not None:
+        return run_pipeline(m, row, deliver=deliver)
+    if known is not None and known.status == "new":
+        # stored, but the pipeline never finished: if its worker is gone, finish it now
+        claimed = m.store.claim_stale_message(known.id or 0, m.now() - STALE_AFTER, m.now())
+        if claimed is not None:
+            return run_pipeline(m, claimed, deliver=deliver)
+        return IntakeResult(known.id, "pending", "stored before and still being taken in; `pbem run` finishes it",
+                            "store-raw")
+    return IntakeResult(None, "duplicate", "this mail (the same Message-ID and text) was taken in before", "store-raw")
 
 
 def recover(m: Deps) -> list[IntakeResult]:

@@ -101,13 +101,14 @@ class Mailer:
         return Outgoing("welcome", player.email, msg_id, subject, raw)
 
     def acknowledgement(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, parsed: Parsed[Any],
-                        echo: Sequence[Echo], *, replaced: bool, message: int, original: str | None) -> Outgoing:
+                        echo: Sequence[Echo], *, replaced: str, message: int, original: str | None) -> Outgoing:
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         part = engine.presenter.acknowledgement(view, reader, parsed)
         env = self._envelope(
             game, engine, game.turn, reader, player, view, game.deadline,
-            received=when(self.now(), player.timezone), replaced=replaced,
+            received=when(self.now(), player.timezone), replaced=replaced == "replaced",
+            superseded=replaced == "superseded",
             accepted=tuple(EchoLine(e.line, e.text, e.canonical) for e in echo if isinstance(e, Accepted)),
             rejected=tuple(RejectedLine(e.line, e.column, e.text, e.reason, e.context)
                            for e in echo if isinstance(e, Rejected)),
@@ -156,6 +157,13 @@ class Mailer:
                                 date=resolved, msg_id=msg_id)
             out.append(Outgoing("report" if player else "gm-report", to, msg_id, subject, raw))
         return out
+
+    def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
+        """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""
+        msg_id = message_id("gm", *key, domain=self.domain)
+        raw = self._compose(to=self.config.address, to_name="GM", subject=subject[:200],
+                            text=text + f"\n\n-- pbem ({self.config.address})\n", date=self.now(), msg_id=msg_id)
+        return Outgoing("gm-alert", self.config.address, msg_id, subject[:200], raw)
 
     def reminder(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, deadline: datetime,
                  span: timedelta) -> Outgoing:

@@ -20,7 +20,7 @@ from pbem.games import AnyGame, find_game
 from pbem.games.base import SeatSpec, Setup
 from pbem.games.chance import SeededChance
 from pbem.games.sheet import read_sheet
-from pbem.intake import Deps, IntakeResult, ingest, run_pipeline
+from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_eml
 from pbem.mailer import Mailer, Outgoing
 from pbem.store import GameRow, MessageRow, PlayerRow, Store, TurnRow
@@ -64,7 +64,7 @@ class Moderator:
         # Every moment pbem keeps is UTC: a database column may drop the zone (SQLite does).
         self._clock = now
         self.mailer = Mailer(config, self.store, self.now)
-        self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver)
+        self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, Policy(address=config.address))
 
     def now(self) -> datetime:
         return self._clock().astimezone(timezone.utc)
@@ -156,9 +156,11 @@ class Moderator:
                 "deadline": game.deadline,
                 "players": [
                     {"name": p.name, "email": p.email, "bot": p.bot or None, "to_move": p.seat in due,
-                     "orders": sheets[p.id].received_at if p.id in sheets else None}
+                     "bouncing": p.bouncing, "orders": sheets[p.id].received_at if p.id in sheets else None}
                     for p in players
                 ],
+                "pending": self.store.pending_messages(session),
+                "strangers": self.store.strangers_since(session, self.now() - timedelta(days=7)),
             }
 
     # intake ----------------------------------------------------------------------------------

@@ -56,6 +56,8 @@ class PlayerRow(SQLModel, table=True):
     # who then has an email address; a computer player has none).
     team: str = Field(default="", sa_column_kwargs={"server_default": ""})
     bot: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    # Since migration 0006: why mail to this address bounced ("" while it does not).
+    bouncing: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class MessageRow(SQLModel, table=True):
@@ -75,6 +77,10 @@ class MessageRow(SQLModel, table=True):
     traceback: str = ""
     game_id: int | None = Field(default=None, foreign_key="game.id")
     player_id: int | None = Field(default=None, foreign_key="player.id")
+    # Since migration 0006: a digest of the body (a known Message-ID with another body is another
+    # mail), and whether the sender plays no game here (not answered unless the GM asks for it).
+    digest: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    stranger: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
 
 
 class SheetRow(SQLModel, table=True):
@@ -223,6 +229,9 @@ class Store:
         )
         return list(rows)
 
+    def players_with_address(self, session: Session, address: str) -> list[PlayerRow]:
+        return list(session.exec(select(PlayerRow).where(PlayerRow.email == address.lower())))
+
     # messages ------------------------------------------------------------------------------
     def message_seen(self, session: Session, key: str) -> MessageRow | None:
         return session.exec(select(MessageRow).where(MessageRow.message_id == key)).first()
@@ -251,19 +260,52 @@ class Store:
         )
         return {r.player_id: r for r in rows}
 
-    def replace_sheet(self, session: Session, sheet: SheetRow) -> bool:
-        """Store the sheet as the one in force; True when it replaced an earlier one."""
-        earlier = session.exec(
+    def replace_sheet(self, session: Session, sheet: SheetRow) -> str:
+        """Store the sheet; the one in force is the latest by arrival (the message's place in the
+        store), never by the order in which messages were processed. Returns "new", "replaced"
+        (it replaced an earlier sheet) or "superseded" (a sheet that arrived later is in force)."""
+        current = session.exec(
             select(SheetRow).where(
                 SheetRow.game_id == sheet.game_id, SheetRow.player_id == sheet.player_id,
                 SheetRow.turn == sheet.turn, SheetRow.current == True,  # noqa: E712
             )
         ).all()
-        for row in earlier:
+        if any(row.message_id > sheet.message_id for row in current):
+            sheet.current = False
+            session.add(sheet)
+            return "superseded"
+        for row in current:
             row.current = False
             session.add(row)
         session.add(sheet)
-        return bool(earlier)
+        return "replaced" if current else "new"
+
+    def claim_turn(self, session: Session, game_id: int, turn: int) -> bool:
+        """Take the game's write lock and check that `turn` is still open, in one statement: a
+        sheet stored while a resolution commits either waits for it and then sees the new turn,
+        or commits first and counts."""
+        done = session.execute(
+            update(GameRow).where(col(GameRow.id) == game_id, col(GameRow.turn) == turn,
+                                  col(GameRow.over) == sa_false()).values(turn=turn)
+        )
+        return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def pending_messages(self, session: Session) -> int:
+        """Messages stored but not yet taken in (their pipeline has not finished)."""
+        return len(list(session.exec(select(MessageRow.id).where(MessageRow.status == "new"))))
+
+    def strangers_since(self, session: Session, since: datetime) -> int:
+        rows = session.exec(select(MessageRow.id).where(MessageRow.stranger == True,  # noqa: E712
+                                                         MessageRow.received_at >= since))
+        return len(list(rows))
+
+    def refusals_for(self, session: Session, player_id: int, step: str, since: datetime) -> int:
+        rows = session.exec(select(MessageRow.id).where(MessageRow.player_id == player_id, MessageRow.step == step,
+                                                        MessageRow.status == "refused", MessageRow.received_at >= since))
+        return len(list(rows))
+
+    def mail_by_message_id(self, session: Session, message_id: str) -> MailRow | None:
+        return session.exec(select(MailRow).where(MailRow.message_id == message_id)).first()
 
     def sheets_since(self, session: Session, game_id: int, turn: int, since: datetime) -> int:
         rows = session.exec(

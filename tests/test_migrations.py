@@ -84,8 +84,10 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
     with engine.begin() as conn:
         for column in ("schedule", "early", "options", "setup_chance"):  # 0003's and 0005's, which no
             conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))  # create_all database ever had
-        for column in ("team", "bot"):  # 0005's
+        for column in ("team", "bot", "bouncing"):  # 0005's and 0006's
             conn.execute(text(f"ALTER TABLE player DROP COLUMN {column}"))
+        for column in ("digest", "stranger"):  # 0006's
+            conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
         conn.execute(text("DROP INDEX ix_mail_recipient"))  # nor 0004's
     if not with_claims:
         with engine.begin() as conn:
@@ -243,4 +245,4 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0004 -> 0005 (head)" in out and "0002 -> 0003" in out and "0001 -> 0002" in out and "<base> -> 0001" in out
+    assert "0005 -> 0006 (head)" in out and "0002 -> 0003" in out and "0001 -> 0002" in out and "<base> -> 0001" in out

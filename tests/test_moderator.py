@@ -140,7 +140,6 @@ def test_a_later_sheet_replaces_the_earlier(gm: Path) -> None:
     [
         ("ann@example.org", "GAME race\nSECRET WRONG-1\nMOVE: TO 5", "orders", "the SECRET 'WRONG-1' is not yours"),
         ("ann@example.org", "GAME race\nMOVE: TO 5", "orders", "the orders have no SECRET line"),
-        ("eve@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", "orders", "eve@example.org is not a player of race"),
         ("ann@example.org", "GAME chess-9\nSECRET AAA-111\nMOVE: TO 5", "orders", "there is no game called 'chess-9'"),
         ("ann@example.org", "GAME race\nTURN 4\nSECRET AAA-111\nMOVE: TO 5", "orders",
          "these orders are for turn 4, which is not open yet; the current turn is 1"),
@@ -397,3 +396,82 @@ def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypa
     with m.store.session() as session:
         reports = {r.recipient for r in m.store.mails(session) if r.kind in ("report", "gm-report")}
     assert reports == {"ann@example.org", "gm@pbem.example"}
+
+
+def test_mail_from_strangers_is_kept_and_counted_but_not_answered(gm: Path) -> None:
+    before = sorted(p.name for p in outbox(gm))
+    for n in range(5):
+        out = ingest(gm, order_mail(f"eve{n}@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid=f"eve{n}@x"),
+                     "e.eml")
+        assert "refused" in out and f"eve{n}@example.org is not a player of race" in out
+    assert sorted(p.name for p in outbox(gm)) == before
+    assert "5 mails from addresses that play no game here" in ok(run("status", "race")).output
+
+
+def test_refusals_to_strangers_when_the_gm_turns_them_on_are_bounded(gm: Path) -> None:
+    from dataclasses import replace
+
+    m = Moderator(load_config(gm / "pbem.toml"))
+    m.intake = replace(m.intake, policy=replace(m.intake.policy, reply_to_strangers=True, strangers_per_hour=3))
+    for n in range(6):  # a robot answering from a fresh address each time
+        m.ingest(order_mail(f"robot{n}@example.org", "GAME race\nMOVE: TO 5", mid=f"robot{n}@x"), "r")
+    with m.store.session() as session:
+        refusals = [r.recipient for r in m.store.mails(session) if r.kind == "refusal"]
+    assert refusals == ["robot0@example.org", "robot1@example.org", "robot2@example.org"]
+
+
+def test_wrong_secrets_never_starve_the_real_acknowledgement_and_the_gm_is_told(gm: Path) -> None:
+    for n in range(25):  # more than max_replies_per_hour (20) in Ann's name
+        ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET GUESS-1\nMOVE: TO 5", mid=f"guess{n}@x"), "g.eml")
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2", mid="real@x"), "a.eml")
+    assert "accepted Ann in race" in out
+    assert "your orders for race turn 1 are in" in text_of(outbox(gm)[-1])
+    m = Moderator(load_config(gm / "pbem.toml"))
+    with m.store.session() as session:
+        alerts = [r for r in m.store.mails(session) if r.kind == "gm-alert"]
+    assert len(alerts) == 1 and alerts[0].recipient == "gm@pbem.example"
+    assert "wrong secret in Ann's name" in alerts[0].subject
+
+
+def test_a_known_message_id_with_another_body_is_another_mail(gm: Path) -> None:
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2", mid="same@x"), "a.eml")
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="same@x"), "b.eml")
+    assert "accepted Ann in race" in out and "replaces the one you sent before" in text_of(outbox(gm)[-1])
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="same@x"), "c.eml")
+    assert "duplicate" in out
+    long_id = "x" * 2000 + "@example.org"
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 3", mid=long_id), "d.eml")
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 4", mid=long_id), "e.eml")
+    assert "accepted Ann in race" in out
+
+
+def test_sheets_count_in_arrival_order_not_processing_order(gm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = Moderator(load_config(gm / "pbem.toml"))
+    first, _ = intake.store_raw(m.intake, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2",
+                                                      mid="older@x"), "older")
+    assert first is not None  # stored, then the process died before its pipeline ran
+    m.ingest(order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="newer@x"), "newer")
+    status = ok(run("status", "race")).output
+    assert "1 mail stored but not yet taken in" in status
+    result = intake.run_pipeline(m.intake, first)  # recovered later
+    assert result.status == "accepted" and "later is in force" in result.reason
+    assert "was sent before the sheet of yours that is in force" in text_of(outbox(gm)[-1])
+    out = ok(run("resolve-turn", "race", "--force")).output
+    assert "1. Ann moves from START to square 5\n     order: MOVE 1: TO 5" in out
+
+
+def test_a_sheet_that_misses_the_turn_is_told_so(gm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = Moderator(load_config(gm / "pbem.toml"))
+    original = intake.acknowledge
+
+    def resolve_meanwhile(deps: intake.Deps, session: object, it: intake.Intake) -> None:
+        original(deps, session, it)  # type: ignore[arg-type]
+        Moderator(load_config(gm / "pbem.toml")).resolve("race", force=True)  # another process resolves now
+
+    monkeypatch.setattr(intake, "PIPELINE", tuple((n, resolve_meanwhile if n == "acknowledge" else s)
+                                                  for n, s in intake.PIPELINE))
+    result = m.ingest(order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="late@x"), "l")
+    assert result.status == "refused" and "was resolved while these orders were on their way" in result.reason
+    assert "TURN 2" in text_of(outbox(gm)[-1])
+    with m.store.session() as session:
+        assert m.store.current_sheets(session, 1, 1) == {} and m.store.current_sheets(session, 1, 2) == {}

@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0005"
+HEAD = "0006"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent
@@ -92,6 +92,8 @@ def _legacy_revision(conn: Connection) -> str | None:
         )
     columns = {c["name"] for c in inspect(conn).get_columns("mail")}
     game_columns = {c["name"] for c in inspect(conn).get_columns("game")}
+    if "digest" in {c["name"] for c in inspect(conn).get_columns("message")}:
+        return "0006"
     if "options" in game_columns:
         return "0005"
     if "schedule" in game_columns:

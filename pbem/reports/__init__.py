@@ -71,6 +71,7 @@ class Envelope:
     board_alt: str = ""
     received: str = ""
     replaced: bool = False
+    superseded: bool = False
     accepted: tuple[EchoLine, ...] = ()
     rejected: tuple[RejectedLine, ...] = ()
     ignored: tuple[EchoLine, ...] = ()
