@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import pbem.cases
 from pbem.cases import Case, read_cases, run_case
 from pbem.cli import main
 from pbem.errors import CaseFormatError
+from pbem.games import find_game
+from pbem.games.base import GameInfo, RulesetInfo
+from pbem.games.codec import CaseCodec, CaseRun, CaseText
+from pbem.games.hare_tortoise.cases import HareCases
 
 CASES = Path(__file__).parent / "cases"
 
@@ -31,6 +38,8 @@ def test_the_project_keeps_many_cases() -> None:
     assert len(ALL) >= 80
     ids = [(c.path, c.id) for c in ALL]
     assert len(ids) == len(set(ids))
+    # cases without a GAME line are Hare & Tortoise's, read by its codec
+    assert all(c.text.game == "hare-tortoise" and isinstance(c.codec, HareCases) for c in ALL)
 
 
 @pytest.mark.parametrize("case", ALL, ids=[f"{Path(c.path).stem}:{c.id}" for c in ALL])
@@ -184,3 +193,181 @@ def test_a_failing_case_shows_the_slots_resolved_before_the_dice_ran_out(tmp_pat
     assert result.exit_code == 1
     assert "needs more than the 0 dice given" in result.output
     assert "1. Ann moves from START to square 5" in result.output
+
+
+# --- the driver knows no game: GAME, keys of other games, a second game ----------------------
+
+TWO_SEATS = ("SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\nORDERS Ann\n  DEFAULT: STAY\nORDERS Bob\n"
+             "  MOVE: STAY\n")
+
+
+def _check(tmp_path: Path, text: str) -> tuple[int, list[str]]:
+    code, out = _run(tmp_path, c=text)
+    return code, out.splitlines()
+
+
+def test_a_case_may_name_its_game(tmp_path: Path) -> None:
+    text = f"CASE named\nGAME hare-tortoise\n{TWO_SEATS}END\n\nCASE by-alias\nGAME HT\n{TWO_SEATS}END\n"
+    assert _check(tmp_path, text) == (0, ["2 passed, 0 failed"])
+
+
+def test_an_unknown_game_is_malformed_and_names_the_known_games(tmp_path: Path) -> None:
+    text = f"CASE chess\nGAME chess\n{TWO_SEATS}END\n\nCASE fine\n{TWO_SEATS}END\n"
+    code, lines = _check(tmp_path, text)
+    assert code == 1 and lines[-1] == "1 passed, 1 failed"
+    assert any(line.endswith("c.case:2: no game called 'chess'; known games: hare-tortoise") for line in lines)
+
+
+def test_a_key_of_another_game_is_an_unknown_keyword(tmp_path: Path) -> None:
+    # TRACK and PAWNS belong to card-race's cases, not to Hare & Tortoise's
+    code, lines = _check(tmp_path, f"CASE other\n{TWO_SEATS}TRACK streams=3,8\nEND\n")
+    assert code == 1 and lines[-1] == "0 passed, 1 failed"
+    assert any("c.case:9: unknown keyword 'TRACK'" in line for line in lines)
+
+
+@pytest.mark.parametrize("before", ["TITLE late game line", "SEATS Ann Bob", "RUNNER Ann square=5"])
+def test_game_must_be_the_first_key_of_a_case(tmp_path: Path, before: str) -> None:
+    text = f"CASE late\n# a comment may come first\n{before}\nGAME hare-tortoise\n{TWO_SEATS}END\n"
+    code, lines = _check(tmp_path, text)
+    assert code == 1
+    assert any("c.case:4: GAME must be the first line of a case, right after CASE" in line for line in lines)
+
+
+def test_hare_tortoise_takes_no_options_yet(tmp_path: Path) -> None:
+    code, lines = _check(tmp_path, f"CASE opt\nOPTIONS two-player\n{TWO_SEATS}END\n")
+    assert code == 1
+    assert any("c.case:2: the ruleset variable-pig has no option 'two-player'; options it takes: none" in line
+               for line in lines)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("TITLE again", "TITLE given twice"),
+    ("SEATS Cyd Dot", "SEATS given twice"),
+    ("OPTIONS a b a", "option a is given twice"),
+    ("TURN 0", "TURN starts at 1"),
+    ("EXPECT-OVER maybe", "EXPECT-OVER takes yes or no"),
+    ("GAME hare-tortoise extra", "GAME must be the first line"),
+])
+def test_common_keys_are_checked_by_the_driver(tmp_path: Path, line: str, message: str) -> None:
+    code, lines = _check(tmp_path, f"CASE common\nTITLE t\n{TWO_SEATS}{line}\nEND\n")
+    assert code == 1
+    assert any(f"c.case:10: {message}" in out for out in lines), lines
+
+
+class _TallyCases(CaseCodec):
+    """A game whose position is a number: ADD lines raise it, EXPECT-TALLY checks it."""
+
+    keys = frozenset({"ADD", "EXPECT-TALLY"})
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, str, str]] = []
+
+    def prepare(self, case: CaseText) -> tuple[int, int | None]:
+        self.seen += case.keys
+        tally, expect = 0, None
+        for line, keyword, rest in case.keys:
+            if not rest.strip().isdigit():
+                raise CaseFormatError(case.path, line, f"{keyword} takes a number")
+            if keyword == "ADD":
+                tally += int(rest)
+            else:
+                expect = int(rest)
+        return tally, expect
+
+    def run(self, case: CaseText, prepared: object) -> CaseRun:
+        assert isinstance(prepared, tuple)
+        tally, expect = prepared
+        problems = () if expect in (None, tally) else (f"tally {tally}, expected {expect}",)
+        return CaseRun(problems, before=("tally 0",), after=(f"tally {tally}",), resolutions=("added",),
+                       chance="deck: 1 2 3\ndeck: 4", heading=f"turn {case.turn}", over=tally >= 10)
+
+
+@pytest.fixture
+def tally(monkeypatch: pytest.MonkeyPatch) -> _TallyCases:
+    """A second registered game, 'tally', beside Hare & Tortoise."""
+    codec = _TallyCases()
+    game = SimpleNamespace(info=GameInfo("tally", "Tally", "a test game", (RulesetInfo("plain", "Plain"),)),
+                           cases=codec)
+
+    def find(name: str) -> Any:
+        return game if name.strip().lower() == "tally" else find_game(name)
+
+    monkeypatch.setattr(pbem.cases, "find_game", find)
+    return codec
+
+
+TALLY = """\
+CASE tally-passes
+GAME tally
+RULES plain
+SEATS Ann Bob
+ADD 4
+ADD 7
+EXPECT-TALLY 11
+EXPECT-OVER yes
+END
+
+CASE tally-fails
+GAME tally
+TITLE the expectation is wrong
+TURN 3
+SEATS Ann Bob
+ORDERS Bob
+  COUNT ON
+ADD 2
+EXPECT-TALLY 3
+EXPECT-OVER yes
+END
+
+CASE tally-takes-no-runner
+GAME tally
+SEATS Ann Bob
+RUNNER Ann square=5
+END
+
+CASE tally-malformed
+GAME tally
+ADD lots
+END
+
+CASE hare-takes-no-add
+SEATS Ann Bob
+ADD 4
+END
+"""
+
+
+def test_the_driver_hands_each_game_its_own_keys(tmp_path: Path, tally: _TallyCases) -> None:
+    code, out = _run(tmp_path, t=TALLY, h=f"CASE hare\n{TWO_SEATS}END\n")
+    lines = out.splitlines()
+    assert code == 1 and lines[-1] == "2 passed, 4 failed"
+    # the tally codec got exactly its own key lines, with their line numbers
+    assert tally.seen == [(5, "ADD", "4"), (6, "ADD", "7"), (7, "EXPECT-TALLY", "11"),
+                          (18, "ADD", "2"), (19, "EXPECT-TALLY", "3"), (31, "ADD", "lots")]
+    assert any(line.endswith("t.case:26: unknown keyword 'RUNNER'") for line in lines)
+    assert any(line.endswith("t.case:31: ADD takes a number") for line in lines)
+    assert any(line.endswith("t.case:36: unknown keyword 'ADD'") for line in lines)
+    # a failing case of the second game, printed by the driver in full
+    failing = out[out.index("FAIL tally-fails"):]
+    assert failing.splitlines()[:14] == [
+        f"FAIL tally-fails ({tmp_path / 't.case'}:11): the expectation is wrong",
+        "  ! tally 2, expected 3",
+        "  ! game over is no, expected yes",
+        "  before (turn 3):",
+        "    tally 0",
+        "  orders Bob:",
+        "    COUNT ON",
+        "  deck: 1 2 3",
+        "  deck: 4",
+        "  after:",
+        "    tally 2",
+        "  resolutions:",
+        "    added",
+        "",
+    ]
+
+
+def test_the_second_game_rulesets_are_its_own(tmp_path: Path, tally: _TallyCases) -> None:
+    code, lines = _check(tmp_path, "CASE r\nGAME tally\nRULES variable-pig\nEND\n")
+    assert code == 1
+    assert any("c.case:3: Tally has no ruleset called 'variable-pig'; known rulesets: plain" in line for line in lines)

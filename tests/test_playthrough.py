@@ -1,99 +1,131 @@
-"""Random playthroughs: many seeded games with random order sheets all end and keep the invariants."""
+"""Random playthroughs: for every registered game and ruleset, many seeded games with random order
+sheets all end and keep the protocol's invariants (and each game's own)."""
 
 from __future__ import annotations
 
-import functools
+import importlib
 import json
 import random
+from collections.abc import Callable, Hashable, Sequence
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from pbem.games import find_game
+from pbem.games import AnyGame, find_game, games
+from pbem.games.base import Parsed, SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
 from pbem.games.hare_tortoise.board import HOME, START
-from pbem.games.hare_tortoise.resolution import Outcome
+from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.state import State
-from pbem.games.hare_tortoise.orders.model import OrderSheet
+from pbem.games.sheet import Accepted, Ignored, Rejected, read_sheet
 
-GAMES = 500
-MAX_TURNS = 400
-NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay"]
-
-
-def _atom(rng: random.Random, players: list[str]) -> str:
-    cmp = rng.choice(["=", "!=", "<", "<=", ">", ">="])
-    return rng.choice([
-        f"SQUARE {rng.randint(0, 64)} IS {rng.choice(['FREE', 'OCCUPIED', 'NOT FREE'])}",
-        f"{rng.choice(players)} IS {rng.choice(['', 'NOT '])}ON {rng.randint(0, 64)}",
-        f"{rng.choice(players)} IS {rng.choice(['AHEAD', 'BEHIND', 'HOME', 'NOT HOME'])}",
-        f"I AM {rng.choice(['FIRST', 'LAST', 'NOT LAST'])}",
-        f"RANK {cmp} {rng.randint(1, 6)}",
-        f"CARROTS {cmp} {rng.randint(0, 120)}",
-        f"LETTUCES {cmp} {rng.randint(0, 3)}",
-        f"MY SQUARE {cmp} {rng.randint(0, 63)}",
-    ])
+GAMES = 300  # per game and ruleset
+BLOCKS = 10
+NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay", "Gil", "Hal"]
+#: one cached reading in so many is read again and compared, to hold the game's `sheet_key` to its word
+RECHECK = 250
 
 
-def _condition(rng: random.Random, players: list[str], depth: int = 0) -> str:
-    roll = rng.random()
-    if depth < 2 and roll < 0.2:
-        return f"({_condition(rng, players, depth + 1)} OR {_condition(rng, players, depth + 1)})"
-    if depth < 2 and roll < 0.4:
-        return f"{_condition(rng, players, depth + 1)} AND {_condition(rng, players, depth + 1)}"
-    if roll < 0.5:
-        return f"NOT {_atom(rng, players)}"
-    return _atom(rng, players)
+def hooks_of(game: AnyGame) -> ModuleType:
+    """The game's `testing` module: `random_sheet(state, seat, rng)`, and optionally `sheet_key`,
+    `owner` and `MAX_TURNS` (the protocol should gain these hooks)."""
+    return importlib.import_module(f"{type(game).__module__}.testing")
 
 
-def _action(rng: random.Random) -> str:
-    return rng.choice([
-        f"TO {rng.randint(0, 64)}", "HOME", "TO HOME", f"ADVANCE {rng.randint(0, 12)}", "NEXT",
-        f"NEXT {rng.choice(['CARROT', 'LETTUCE', 'HARE', 'NUMBER'])}", f"NEXT NUMBER {rng.randint(1, 6)}",
-        "BACK", "STAY", "STAY GIVE", "STAY -10", "STAY +10", "EAT",
-    ])
+PLAYS = [(g, r) for g in games() for r in g.info.rulesets]
 
 
-def _chain(rng: random.Random, players: list[str]) -> str:
-    alts = []
-    for _ in range(rng.randint(1, 4)):
-        if rng.random() < 0.6:
-            alts.append(f"IF {_condition(rng, players)} THEN {_action(rng)}")
+class Reader:
+    """Reads sheets through the generic reader and the game, caching the readings by the text
+    and the game's `sheet_key` (reading costs far more than resolving)."""
+
+    def __init__(self, game: AnyGame, testing: ModuleType) -> None:
+        self.game = game
+        self.key: Callable[[Any, int], Hashable] | None = getattr(testing, "sheet_key", None)
+        self.cache: dict[tuple[str, Hashable], Parsed[Any]] = {}
+        self.hits = 0
+
+    def read(self, state: Any, seat: int, text: str) -> Parsed[Any]:
+        if self.key is None:
+            return self._read(state, seat, text)
+        key = (text, self.key(state, seat))
+        parsed = self.cache.get(key)
+        if parsed is None:
+            parsed = self.cache[key] = self._read(state, seat, text)
         else:
-            alts.append(_action(rng))
-    return " ELSE ".join(alts)
+            self.hits += 1
+            if self.hits % RECHECK == 0:
+                assert self._read(state, seat, text) == parsed, "sheet_key leaves out what the reading depends on"
+        return parsed
+
+    def _read(self, state: Any, seat: int, text: str) -> Parsed[Any]:
+        sheet = read_sheet(text)
+        parsed = self.game.parse(state, sheet, seat)
+        numbers = {line.number for line in sheet.lines}
+        echoed = {e.line for e in parsed.echo}
+        assert echoed == numbers, f"lines without an answer {numbers - echoed}, answers without a line {echoed - numbers}"
+        return parsed
 
 
-_MALFORMED = [
-    "MOVE: IF CARROTS > 5 TO 5", "MOVE: TO 99", "MOVE 9: NEXT", "MOVE: NEXT NUMBER 8", "MOVE: STAY +30",
-    "MOVE: IF Zed IS HOME THEN BACK", "MOVE: JUMP", "DEFAULT: ", "HARE: MAYBE", "MOVE: IF (CARROTS > 3 THEN BACK",
-    "move: to 12.", "Move 1 : advance 2", "Hello from me!", "> MOVE: TO 5", "MOVE: IF ≥ THEN", "MOVE:\u00a0NEXT",
-]
+def _check_state(game: AnyGame, state: Any) -> None:
+    data = json.loads(json.dumps(game.dump_state(state)))
+    assert game.load_state(data) == state
+    seats = game.seats(state)
+    for viewer in (*(Viewer(s) for s in range(len(seats))), Viewer.gm()):
+        game.view(state, viewer)
+    assert set(game.to_move(state)) <= set(range(len(seats)))
+    result = game.result(state)
+    assert result.over == game.is_over(state)
+    assert sorted(p.seat for p in result.places) == list(range(len(seats)))
 
 
-# A sheet that brings a runner home: random sheets alone can loop for ever (staying, falling
-# back), so after RANDOM_TURNS every player switches to it and the game must then end.
-FINISHER = (
-    "DEFAULT: HOME ELSE IF LETTUCES > 0 AND CARROTS > 20 THEN NEXT LETTUCE ELSE IF CARROTS < 15 THEN BACK "
-    "ELSE IF LETTUCES = 0 AND MY SQUARE > 50 AND CARROTS > 10 THEN STAY GIVE ELSE IF CARROTS > 100 THEN "
-    "ADVANCE 7 ELSE IF CARROTS > 60 THEN ADVANCE 5 ELSE ADVANCE 3 ELSE ADVANCE 2 ELSE ADVANCE 1 ELSE BACK"
-)
-RANDOM_TURNS = 40
+def _check_resolutions(game: AnyGame, testing: ModuleType, resolutions: Sequence[Any]) -> None:
+    owner: Callable[[Any], int | None] = getattr(testing, "owner", lambda r: getattr(r, "seat", None))
+    stored = json.loads(json.dumps([game.resolution_to_json(r) for r in resolutions]))
+    assert [game.resolution_from_json(data) for data in stored] == list(resolutions)
+    gm = Viewer.gm()
+    for r in resolutions:
+        assert game.redact(r, gm) == r
+        seat = owner(r)
+        if seat is not None:
+            assert game.redact(r, Viewer(seat)) == r, "the owner of a resolution sees it all"
 
 
-def random_sheet(rng: random.Random, players: list[str]) -> str:
-    lines = []
-    for _ in range(rng.randint(0, 4)):
-        lines.append(f"MOVE: {_chain(rng, players)}")
-    if rng.random() < 0.7:
-        lines.append(f"DEFAULT: {_chain(rng, players)}")
-    if rng.random() < 0.3:
-        lines.append(f"HARE: {rng.choice(['TAKE', 'GIVE'])}")
-    if rng.random() < 0.4:
-        lines.insert(rng.randint(0, len(lines)), rng.choice(_MALFORMED))
-    return "\n".join(lines)
+def play(game: AnyGame, ruleset: str, seed: int, *, on_turn: Callable[[Any, Any, Sequence[Any]], None] | None = None,
+         reader: Reader | None = None) -> Any:
+    """One seeded game of random sheets to its end; every state and resolution checked."""
+    testing = hooks_of(game)
+    reader = reader or Reader(game, testing)
+    max_turns: int = getattr(testing, "MAX_TURNS", 400)
+    rules = game.info.ruleset(ruleset)
+    rng = random.Random(f"{game.info.name}/{ruleset}/{seed}")
+    count = rng.randint(rules.min_players, min(rules.max_players, len(NAMES)))
+    state = game.new_state(Setup(rules.name, tuple(SeatSpec(n) for n in NAMES[:count])), SeededChance(seed, 0))
+    _check_state(game, state)
+    turns = 0
+    while not game.is_over(state):
+        assert turns < max_turns, f"{game.info.name} game {seed} did not end in {max_turns} turns"
+        orders = {}
+        for seat in game.to_move(state):
+            if rng.random() < 0.9:  # now and then a seat sends nothing
+                orders[seat] = reader.read(state, seat, testing.random_sheet(state, seat, rng)).orders
+        outcome = game.resolve(state, orders, SeededChance(seed, game.turn(state)))
+        _check_resolutions(game, testing, outcome.resolutions)
+        _check_state(game, outcome.state)
+        if on_turn is not None:
+            on_turn(state, outcome.state, outcome.resolutions)
+        state = outcome.state
+        turns += 1
+    assert game.to_move(state) == ()
+    assert game.result(state).over
+    return state
 
 
-def _check_invariants(state: State, before: State, slots: tuple[object, ...]) -> None:
+# --- Hare & Tortoise's own invariants -------------------------------------------------------
+
+
+def _hare_tortoise_turn(before: State, state: State, slots: Sequence[Slot]) -> None:
     squares = [r.square for r in state.runners if r.square not in (START, HOME)]
     assert len(squares) == len(set(squares)), f"two runners share a square: {state}"
     for r in state.runners:
@@ -104,54 +136,41 @@ def _check_invariants(state: State, before: State, slots: tuple[object, ...]) ->
     assert len(places) == len(set(places)), f"places not distinct: {places}"
     if state.over:
         assert sorted(places) == list(range(1, len(state.runners) + 1))
-    racing_before = [r for r in before.runners if not r.home]
-    if not state.over:
-        # every racing runner had at least one slot, the first mover two (unless it got home)
-        seats_seen = {getattr(s, "seat") for s in slots}
-        assert seats_seen == {before.seat_of(r.name) for r in racing_before}
+    else:
+        # every racing runner had at least one slot
+        assert {s.seat for s in slots} == {i for i, r in enumerate(before.runners) if not r.home}
     for s in slots:
-        assert isinstance(getattr(s, "outcome"), Outcome)
+        assert isinstance(s.outcome, Outcome)
 
 
-POOL = 400
+#: each game's own checks of a turn: (state before, state after, resolutions)
+TURN_CHECKS: dict[str, Callable[[Any, Any, Sequence[Any]], None]] = {"hare-tortoise": _hare_tortoise_turn}
+
+_READERS: dict[str, Reader] = {}
 
 
-@functools.lru_cache(maxsize=None)
-def sheet_pool(players: tuple[str, ...]) -> tuple[OrderSheet, ...]:
-    """Random sheets for these seats, parsed once: parsing every sheet of every turn is slow."""
-    rng = random.Random(len(players))
+@pytest.mark.parametrize("block", range(BLOCKS))
+@pytest.mark.parametrize(("game", "ruleset"), [(g, r.name) for g, r in PLAYS],
+                         ids=[f"{g.info.name}:{r.name}" for g, r in PLAYS])
+def test_random_games_end_and_keep_the_invariants(game: AnyGame, ruleset: str, block: int) -> None:
+    reader = _READERS.setdefault(game.info.name, Reader(game, hooks_of(game)))
+    for seed in range(block * GAMES // BLOCKS, (block + 1) * GAMES // BLOCKS):
+        play(game, ruleset, seed, on_turn=TURN_CHECKS.get(game.info.name), reader=reader)
+
+
+def test_every_game_has_a_random_sheet_writer() -> None:
+    for game in games():
+        assert callable(getattr(hooks_of(game), "random_sheet", None)), game.info.name
+
+
+def test_hare_tortoise_random_sheets_mix_accepted_rejected_and_ignored_lines() -> None:
     game = find_game("hare-tortoise")
-    state = game.new_state(players)
-    return tuple(game.parse_orders(state, random_sheet(rng, list(players))) for _ in range(POOL))
-
-
-def test_random_sheets_cover_accepted_rejected_and_ignored_lines() -> None:
-    pool = sheet_pool(tuple(NAMES))
-    assert sum(1 for s in pool if s.rejected) > POOL // 10
-    assert sum(1 for s in pool if s.ignored) > POOL // 50
-    assert sum(len(s.moves) for s in pool) > POOL
-    assert sum(1 for s in pool if s.default is not None) > POOL // 2
-
-
-@pytest.mark.parametrize("block", range(10))
-def test_random_games_terminate_and_keep_invariants(block: int) -> None:
-    game = find_game("hare-tortoise")
-    for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
-        rng = random.Random(seed)
-        players = NAMES[: rng.randint(2, 6)]
-        state: State = game.new_state(players, seed=seed)
-        finisher = game.parse_orders(state, FINISHER)
-        turns = 0
-        while not game.is_over(state):
-            assert turns < MAX_TURNS, f"game {seed} did not end in {MAX_TURNS} turns"
-            if state.turn <= RANDOM_TURNS:
-                pool = sheet_pool(tuple(players))
-                sheets = {p: rng.choice(pool) for p in players if rng.random() < 0.9}
-            else:
-                sheets = {p: finisher for p in players}
-            outcome = game.resolve_turn(state, sheets, SeededChance(seed, state.turn))
-            _check_invariants(outcome.state, state, outcome.resolutions)
-            round_trip = game.state_from_json(json.loads(json.dumps(game.state_to_json(outcome.state))))
-            assert round_trip == outcome.state
-            state = round_trip
-            turns += 1
+    testing = hooks_of(game)
+    state = game.new_state(Setup("variable-pig", tuple(SeatSpec(n) for n in NAMES[:6])), SeededChance(1, 0))
+    pool = testing.sheet_pool(state.seats)
+    echoes = [game.parse(state, read_sheet(text), 0).echo for text in pool]
+    n = len(pool)
+    assert sum(1 for e in echoes if any(isinstance(x, Rejected) for x in e)) > n // 10
+    assert sum(1 for e in echoes if any(isinstance(x, Ignored) for x in e)) > n // 50
+    assert sum(1 for e in echoes for x in e if isinstance(x, Accepted) and x.canonical.startswith("MOVE")) > n
+    assert sum(1 for e in echoes if any(isinstance(x, Accepted) and x.canonical.startswith("DEFAULT") for x in e)) > n // 2

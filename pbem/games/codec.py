@@ -2,8 +2,10 @@
 
 The driver reads the case format's common keys (CASE, TITLE, GAME, RULES, OPTIONS, SEATS, TURN,
 FIRST, ORDERS, EXPECT-OVER, END) and hands every other key to the codec of the case's game, as
-that game's contract addendum defines them. The codec then builds the position, resolves the
-turn with scripted chance and compares the expectations.
+that game's contract addendum defines them. GAME, when given, is the first key of a case; a case
+without it is Hare & Tortoise's. The codec then builds the position, resolves the turn with
+scripted chance and compares the expectations; the driver compares EXPECT-OVER with
+`CaseRun.over`.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ class CaseText:
     id: str
     game: str = ""
     title: str = ""
-    rules: str | None = None
+    game_line: int = 0
+    rules: str | None = None  # the ruleset's own name (an alias is read as it); None: the default
     rules_line: int = 0
     options: list[str] = field(default_factory=list)
+    options_line: int = 0
     seats: list[str] = field(default_factory=list)
     seats_line: int = 0
     turn: int = 1
@@ -33,6 +37,7 @@ class CaseText:
     orders: dict[str, list[str]] = field(default_factory=dict)
     orders_lines: dict[str, int] = field(default_factory=dict)
     expect_over: bool | None = None
+    expect_over_line: int = 0
     #: the game's own keys: (line number, keyword, the rest of the line)
     keys: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -47,9 +52,14 @@ class CaseRun:
 
     problems: tuple[str, ...]
     before: tuple[str, ...] = ()  # the position before, in console lines
-    after: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()  # empty when the resolution stopped with an error
     resolutions: tuple[str, ...] = ()
-    chance: str = ""  # the scripted chance, as given
+    chance: str = ""  # the scripted chance, as given (lines such as "dice: 3 4")
+    #: what the position before is, shown after "before", e.g. "turn 3, first mover Ann"
+    heading: str = ""
+    #: whether the game is over after the resolution (None: it stopped with an error); the
+    #: driver compares it with EXPECT-OVER
+    over: bool | None = None
 
 
 class CaseCodec(ABC):

@@ -1,0 +1,118 @@
+"""Random order sheets of Hare & Tortoise, for the random playthrough that every game takes.
+
+The playthrough test (`tests/test_playthrough.py`) imports `<game package>.testing` and calls
+`random_sheet` for each seat to move; `sheet_key` and `owner` let it cache readings and check
+redaction without knowing the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+
+from pbem.games.hare_tortoise.engine import turn_sequence
+from pbem.games.hare_tortoise.resolution import Slot
+from pbem.games.hare_tortoise.state import State
+
+#: a game that has not ended after this many turns is a failure
+MAX_TURNS = 400
+#: turns of random sheets; random sheets alone can loop for ever (staying, falling back), so
+#: after these every seat sends FINISHER and the game must then end
+RANDOM_TURNS = 40
+#: distinct random sheets per list of seats: reading a sheet costs far more than resolving it,
+#: so sheets are drawn from a pool and their readings cached by the test
+POOL = 200
+
+# A sheet that brings a runner home from any position.
+FINISHER = (
+    "DEFAULT: HOME ELSE IF LETTUCES > 0 AND CARROTS > 20 THEN NEXT LETTUCE ELSE IF CARROTS < 15 THEN BACK "
+    "ELSE IF LETTUCES = 0 AND MY SQUARE > 50 AND CARROTS > 10 THEN STAY GIVE ELSE IF CARROTS > 100 THEN "
+    "ADVANCE 7 ELSE IF CARROTS > 60 THEN ADVANCE 5 ELSE ADVANCE 3 ELSE ADVANCE 2 ELSE ADVANCE 1 ELSE BACK"
+)
+
+# Lines a player might really send that the sheet must reject or pass over.
+MALFORMED = (
+    "MOVE: IF CARROTS > 5 TO 5", "MOVE: TO 99", "MOVE 9: NEXT", "MOVE: NEXT NUMBER 8", "MOVE: STAY +30",
+    "MOVE: IF Zed IS HOME THEN BACK", "MOVE: JUMP", "DEFAULT: ", "HARE: MAYBE", "MOVE: IF (CARROTS > 3 THEN BACK",
+    "move: to 12.", "Move 1 : advance 2", "Hello from me!", "> MOVE: TO 5", "MOVE: IF ≥ THEN", "MOVE:\u00a0NEXT",
+)
+
+
+def random_sheet(state: State, seat: int, rng: random.Random) -> str:
+    """A sheet for `seat`: random MOVE, DEFAULT and HARE lines, some of them illegal or
+    malformed; FINISHER once the game has run RANDOM_TURNS turns."""
+    if state.turn > RANDOM_TURNS:
+        return FINISHER
+    return rng.choice(sheet_pool(state.seats))
+
+
+def sheet_key(state: State, seat: int) -> Hashable:
+    """All that the reading of a sheet depends on besides its text: the seat names, and how many
+    slots the seat has this turn."""
+    return state.seats, (turn_sequence(state).count(seat) if not state.over else 0)
+
+
+def owner(resolution: Slot) -> int | None:
+    """The seat whose private details a resolution holds."""
+    return resolution.seat
+
+
+@lru_cache(maxsize=None)
+def sheet_pool(seats: tuple[str, ...]) -> tuple[str, ...]:
+    rng = random.Random(len(seats))
+    return tuple(_sheet(rng, seats) for _ in range(POOL))
+
+
+def _sheet(rng: random.Random, seats: Sequence[str]) -> str:
+    lines = [f"MOVE: {_chain(rng, seats)}" for _ in range(rng.randint(0, 4))]
+    if rng.random() < 0.7:
+        lines.append(f"DEFAULT: {_chain(rng, seats)}")
+    if rng.random() < 0.3:
+        lines.append(f"HARE: {rng.choice(['TAKE', 'GIVE'])}")
+    if rng.random() < 0.4:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(MALFORMED))
+    return "\n".join(lines)
+
+
+def _atom(rng: random.Random, seats: Sequence[str]) -> str:
+    cmp = rng.choice(["=", "!=", "<", "<=", ">", ">="])
+    return rng.choice([
+        f"SQUARE {rng.randint(0, 64)} IS {rng.choice(['FREE', 'OCCUPIED', 'NOT FREE'])}",
+        f"{rng.choice(seats)} IS {rng.choice(['', 'NOT '])}ON {rng.randint(0, 64)}",
+        f"{rng.choice(seats)} IS {rng.choice(['AHEAD', 'BEHIND', 'HOME', 'NOT HOME'])}",
+        f"I AM {rng.choice(['FIRST', 'LAST', 'NOT LAST'])}",
+        f"RANK {cmp} {rng.randint(1, 6)}",
+        f"CARROTS {cmp} {rng.randint(0, 120)}",
+        f"LETTUCES {cmp} {rng.randint(0, 3)}",
+        f"MY SQUARE {cmp} {rng.randint(0, 63)}",
+    ])
+
+
+def _condition(rng: random.Random, seats: Sequence[str], depth: int = 0) -> str:
+    roll = rng.random()
+    if depth < 2 and roll < 0.2:
+        return f"({_condition(rng, seats, depth + 1)} OR {_condition(rng, seats, depth + 1)})"
+    if depth < 2 and roll < 0.4:
+        return f"{_condition(rng, seats, depth + 1)} AND {_condition(rng, seats, depth + 1)}"
+    if roll < 0.5:
+        return f"NOT {_atom(rng, seats)}"
+    return _atom(rng, seats)
+
+
+def _action(rng: random.Random) -> str:
+    return rng.choice([
+        f"TO {rng.randint(0, 64)}", "HOME", "TO HOME", f"ADVANCE {rng.randint(0, 12)}", "NEXT",
+        f"NEXT {rng.choice(['CARROT', 'LETTUCE', 'HARE', 'NUMBER'])}", f"NEXT NUMBER {rng.randint(1, 6)}",
+        "BACK", "STAY", "STAY GIVE", "STAY -10", "STAY +10", "EAT",
+    ])
+
+
+def _chain(rng: random.Random, seats: Sequence[str]) -> str:
+    alts = []
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.6:
+            alts.append(f"IF {_condition(rng, seats)} THEN {_action(rng)}")
+        else:
+            alts.append(_action(rng))
+    return " ELSE ".join(alts)
