@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
+from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
 from sqlalchemy import false as sa_false
 from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
@@ -123,6 +123,19 @@ class MailRow(SQLModel, table=True):
     claimed_by: str = Field(default="", sa_column_kwargs={"server_default": ""})  # "" when nobody has it
     claimed_at: datetime | None = None
     next_attempt_at: datetime | None = None  # a queued mail waits until then (after a failed attempt)
+
+
+class ImapCursorRow(SQLModel, table=True):
+    """How far an IMAP folder has been read: every message up to `last_uid` is taken in, as long
+    as the folder's UIDVALIDITY is still `uidvalidity` (since migration 0006)."""
+
+    __tablename__ = "imap_cursor"
+    account: str = Field(primary_key=True)  # user@host
+    folder: str = Field(primary_key=True)
+    # UIDs and UIDVALIDITY are unsigned 32-bit numbers: more than a PostgreSQL integer holds
+    uidvalidity: int = Field(sa_column=Column(BigInteger, nullable=False))
+    last_uid: int = Field(sa_column=Column(BigInteger, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)
 
 
 def message_key(message_id: str | None, raw: bytes) -> str:
@@ -402,3 +415,32 @@ class Store:
             if fresh is not None:
                 session.expunge(fresh)
             return fresh
+
+    # IMAP cursors ----------------------------------------------------------------------------
+    def imap_cursor(self, account: str, folder: str) -> tuple[int, int] | None:
+        """(UIDVALIDITY, highest UID taken in) of an IMAP folder; None before its first message."""
+        with self.session() as session:
+            row = session.get(ImapCursorRow, (account, folder))
+            return (row.uidvalidity, row.last_uid) if row is not None else None
+
+    def advance_imap_cursor(self, account: str, folder: str, uidvalidity: int, last_uid: int) -> None:
+        """Record that every message of the folder up to `last_uid` is taken in. Within one
+        UIDVALIDITY the cursor only moves forward (another worker may be ahead); a new
+        UIDVALIDITY replaces the old cursor, whatever its UID."""
+        moved = update(ImapCursorRow).where(
+            col(ImapCursorRow.account) == account, col(ImapCursorRow.folder) == folder,
+            or_(col(ImapCursorRow.uidvalidity) != uidvalidity, col(ImapCursorRow.last_uid) < last_uid),
+        ).values(uidvalidity=uidvalidity, last_uid=last_uid, updated_at=utcnow())
+        for _ in range(2):
+            with self.session() as session:
+                result = session.execute(moved, execution_options={"synchronize_session": False})
+                assert isinstance(result, CursorResult)
+                if result.rowcount or session.get(ImapCursorRow, (account, folder)) is not None:
+                    return  # moved, or already at or past last_uid
+            try:
+                with self.session() as session:
+                    session.add(ImapCursorRow(account=account, folder=folder, uidvalidity=uidvalidity,
+                                              last_uid=last_uid))
+                return
+            except IntegrityError:
+                continue  # another worker made the row first: move it instead
