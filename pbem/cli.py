@@ -151,6 +151,11 @@ def new_game(name: str, game_name: str, rules: str | None, players: tuple[str, .
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 
 
+#: sysexits.h EX_TEMPFAIL: a mail transfer agent delivering into `pbem ingest -` keeps the
+#: message and tries again later, instead of bouncing the orders
+EX_TEMPFAIL = 75
+
+
 def _mail_files(paths: tuple[Path, ...], default: Path) -> list[MailFile | None]:
     """What to read, named but not read yet (None: standard input)."""
     from pbem.mail.maildir import mail_files
@@ -176,15 +181,27 @@ def ingest(paths: tuple[Path, ...], config_path: Path | None) -> None:
     acknowledged (or refused with the reason); nothing is ever lost. Mails are read one at a
     time; a Maildir message taken in moves to cur/ with the S flag and is not read again.
 
+    When the database is busy or out of reach, exits 75 (EX_TEMPFAIL), so that a mail server
+    delivering through a pipe (.forward, procmail) keeps the mail and tries again later.
+
     Example: pbem ingest ~/Downloads/orders.eml
     """
-    m = _moderator(config_path)
-    items = _mail_files(paths, m.config.maildir)
-    counts: dict[str, int] = {}
+    from sqlalchemy.exc import OperationalError
+
     try:
-        taken = _ingest_items(m, items, counts)
-    finally:
-        m.deliver()
+        m = _moderator(config_path)
+        items = _mail_files(paths, m.config.maildir)
+        counts: dict[str, int] = {}
+        try:
+            taken = _ingest_items(m, items, counts)
+        finally:
+            m.deliver()
+    except OperationalError as err:
+        reason = str(err.orig) if err.orig is not None else str(err)
+        click.echo(f"Error: the database is busy or out of reach ({reason}); nothing more was taken in. "
+                   f"Try again later: exit status {EX_TEMPFAIL} (EX_TEMPFAIL) tells a mail server "
+                   "delivering into `pbem ingest -` to keep the mail and retry.", err=True)
+        sys.exit(EX_TEMPFAIL)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
     click.echo(f"Ingested {taken} message{'s' if taken != 1 else ''}: {summary}")
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
 from sqlalchemy import false as sa_false
-from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.engine import CursorResult, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
@@ -150,12 +150,31 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+#: seconds a SQLite statement waits for another process's write lock before "database is locked"
+SQLITE_BUSY_TIMEOUT = 10.0
+
+
+def sqlite_busy_timeout(url: str) -> float:
+    """The SQLite busy timeout in seconds: the URL's `timeout` query parameter (the name the
+    sqlite3 driver gives it: sqlite:///pbem.sqlite?timeout=2), else SQLITE_BUSY_TIMEOUT."""
+    value = make_url(url).query.get("timeout")
+    if isinstance(value, tuple):
+        value = value[-1]
+    try:
+        return float(value) if value is not None else SQLITE_BUSY_TIMEOUT
+    except ValueError:
+        raise PbemError(f"database url {url!r}: timeout={value!r} is not a number of seconds") from None
+
+
+def _sqlite_pragmas(busy_timeout: float) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.close()
+
+    return on_connect
 
 
 class Store:
@@ -165,7 +184,7 @@ class Store:
         self.url = url
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(sqlite_busy_timeout(url)))
 
     def create(self) -> None:
         """Bring the database to the newest schema (alembic upgrade to head, see pbem.migrations):

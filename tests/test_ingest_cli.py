@@ -4,6 +4,8 @@ left unread, two runs at once, and exit 75 when the database is busy."""
 from __future__ import annotations
 
 import os
+import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -11,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.errors import PbemError
 from pbem.mail.maildir import MailFile
 from pbem.moderator import Moderator
+from pbem.store import SQLITE_BUSY_TIMEOUT, sqlite_busy_timeout
 from test_moderator import gm, ok, order_mail, run  # noqa: F401 - gm is a fixture
 
 __all__ = ["gm"]
@@ -83,3 +87,44 @@ def test_two_runs_on_one_maildir_at_once(many: Path) -> None:
     # every mail was taken in once: by one run or the other, the rest are duplicates or skipped
     accepted = sum(out.count(": accepted") for out, _ in outputs)
     assert accepted == 40
+
+
+def use_database(root: Path, url: str) -> None:
+    config = root / "pbem.toml"
+    text = config.read_text(encoding="utf-8")
+    assert 'url = "sqlite:///pbem.sqlite"' in text
+    config.write_text(text.replace('url = "sqlite:///pbem.sqlite"', f'url = "{url}"'), encoding="utf-8")
+
+
+def test_a_locked_database_exits_75_so_the_mail_server_retries(gm: Path) -> None:
+    use_database(gm, "sqlite:///pbem.sqlite?timeout=0.2")  # give up on the lock after 0.2 s
+    mail = orders(7)
+    holder = sqlite3.connect(gm / "pbem.sqlite", isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")  # another process is writing, and takes its time
+        result = run("ingest", "-", input=mail)
+        assert result.exit_code == 75, result.output
+        assert "database is locked" in result.stderr and "try again later" in result.stderr.lower()
+        assert "Traceback" not in result.output
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # the mail server delivers it again: now it is taken in
+    assert "accepted Ann in race" in ok(run("ingest", "-", input=mail)).output
+
+
+def test_an_unreachable_database_exits_75(gm: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens here once the socket is closed
+    use_database(gm, f"postgresql+psycopg://pbem:pbem@127.0.0.1:{port}/pbem?connect_timeout=2")
+    result = run("ingest", "-", input=orders(8))
+    assert result.exit_code == 75, result.output
+    assert "busy or out of reach" in result.stderr
+
+
+def test_the_sqlite_busy_timeout_comes_from_the_url() -> None:
+    assert sqlite_busy_timeout("sqlite:////srv/pbem.sqlite") == SQLITE_BUSY_TIMEOUT
+    assert sqlite_busy_timeout("sqlite:////srv/pbem.sqlite?timeout=2.5") == 2.5
+    with pytest.raises(PbemError, match="timeout='soon' is not a number of seconds"):
+        sqlite_busy_timeout("sqlite:////srv/pbem.sqlite?timeout=soon")
