@@ -29,7 +29,7 @@ def upgrade() -> None:
         sa.Column("folder", sa.String(), nullable=False),
         sa.Column("uidvalidity", sa.BigInteger(), nullable=False),
         sa.Column("last_uid", sa.BigInteger(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # SQLModel's UTCDateTime
         sa.PrimaryKeyConstraint("account", "folder"),
     )
 
