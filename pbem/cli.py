@@ -13,6 +13,7 @@ from pbem import __version__
 from pbem.errors import PbemError
 
 if TYPE_CHECKING:  # the library is imported lazily, so `pbem --help` starts fast
+    from pbem.mail.maildir import MailFile
     from pbem.moderator import Moderator, PlayerSpec
 
 
@@ -160,17 +161,24 @@ def new_game(name: str, game_name: str, rules: str | None, options: tuple[str, .
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 
 
-def _maildir_messages(path: Path) -> list[tuple[str, bytes, Path | None]]:
-    out: list[tuple[str, bytes, Path | None]] = []
-    for sub in ("new", "cur"):
-        for f in sorted((path / sub).glob("*")):
-            if f.is_file():
-                out.append((str(f), f.read_bytes(), f if sub == "new" else None))
-    return out
+#: sysexits.h EX_TEMPFAIL: a mail transfer agent delivering into `pbem ingest -` keeps the
+#: message and tries again later, instead of bouncing the orders
+EX_TEMPFAIL = 75
 
 
-def _is_maildir(path: Path) -> bool:
-    return all((path / sub).is_dir() for sub in ("cur", "new", "tmp"))
+def _mail_files(paths: tuple[Path, ...], default: Path) -> list[MailFile | None]:
+    """What to read, named but not read yet (None: standard input)."""
+    from pbem.mail.maildir import mail_files
+
+    items: list[MailFile | None] = []
+    for p in paths or (default,):
+        if str(p) == "-":
+            items.append(None)
+        elif p.exists():
+            items.extend(mail_files(p))
+        else:
+            raise click.ClickException(f"no such file or folder: {p}")
+    return items
 
 
 @main.command()
@@ -180,42 +188,53 @@ def ingest(paths: tuple[Path, ...], config_path: Path | None) -> None:
     """Take in order mails: .eml files, Maildir folders, folders of .eml files, or - for stdin.
 
     With no PATH, reads the configured inbox Maildir. Each mail is stored raw, checked and
-    acknowledged (or refused with the reason); nothing is ever lost.
+    acknowledged (or refused with the reason); nothing is ever lost. Mails are read one at a
+    time; a Maildir message taken in moves to cur/ with the S flag and is not read again.
+
+    When the database is busy or out of reach, exits 75 (EX_TEMPFAIL), so that a mail server
+    delivering through a pipe (.forward, procmail) keeps the mail and tries again later.
 
     Example: pbem ingest ~/Downloads/orders.eml
     """
-    m = _moderator(config_path)
-    items: list[tuple[str, bytes, Path | None]] = []
-    for p in paths or (m.config.maildir,):
-        if str(p) == "-":
-            items.append(("stdin", sys.stdin.buffer.read(), None))
-        elif p.is_dir():
-            if _is_maildir(p):
-                items.extend(_maildir_messages(p))
-            else:
-                items.extend((str(f), f.read_bytes(), None) for f in sorted(p.iterdir()) if f.is_file())
-        elif p.is_file():
-            items.append((str(p), p.read_bytes(), None))
-        else:
-            raise click.ClickException(f"no such file or folder: {p}")
-    counts: dict[str, int] = {}
+    from sqlalchemy.exc import OperationalError
+
     try:
-        _ingest_items(m, items, counts)
-    finally:
-        m.deliver()
+        m = _moderator(config_path)
+        items = _mail_files(paths, m.config.maildir)
+        counts: dict[str, int] = {}
+        try:
+            taken = _ingest_items(m, items, counts)
+        finally:
+            m.deliver()
+    except OperationalError as err:
+        reason = str(err.orig) if err.orig is not None else str(err)
+        click.echo(f"Error: the database is busy or out of reach ({reason}); nothing more was taken in. "
+                   f"Try again later: exit status {EX_TEMPFAIL} (EX_TEMPFAIL) tells a mail server "
+                   "delivering into `pbem ingest -` to keep the mail and retry.", err=True)
+        sys.exit(EX_TEMPFAIL)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
-    click.echo(f"Ingested {len(items)} message{'s' if len(items) != 1 else ''}: {summary}")
+    click.echo(f"Ingested {taken} message{'s' if taken != 1 else ''}: {summary}")
 
 
-def _ingest_items(m: Moderator, items: list[tuple[str, bytes, Path | None]], counts: dict[str, int]) -> None:
-    for n, (source, raw, maildir_new) in enumerate(items, start=1):
-        result = m.ingest(raw, source, deliver=False)
+def _ingest_items(m: Moderator, items: list[MailFile | None], counts: dict[str, int]) -> int:
+    """Read, take in and (in a Maildir) mark each mail in turn; returns how many were taken in."""
+    taken = 0
+    for n, item in enumerate(items, start=1):
+        raw = sys.stdin.buffer.read() if item is None else item.read()
+        name = "stdin" if item is None else item.name
+        if raw is None:
+            # another `pbem ingest` of the same Maildir took it in and moved it meanwhile
+            click.echo(f"[{n}/{len(items)}] {name}: skipped — gone (taken in by another run)")
+            continue
+        result = m.ingest(raw, "stdin" if item is None else str(item.path), deliver=False)
+        del raw  # one message in memory at a time
+        taken += 1
         counts[result.status] = counts.get(result.status, 0) + 1
         who = f" {result.player} in {result.game}" if result.player else (f" {result.game}" if result.game else "")
-        click.echo(f"[{n}/{len(items)}] {Path(source).name}: {result.status}{who} — {result.reason}")
-        if maildir_new is not None:
-            # Maildir: a message taken in moves from new/ to cur/ with the Seen flag
-            maildir_new.rename(maildir_new.parent.parent / "cur" / (maildir_new.name + ":2,S"))
+        click.echo(f"[{n}/{len(items)}] {name}: {result.status}{who} — {result.reason}")
+        if item is not None and not item.mark_seen():
+            click.echo(f"[{n}/{len(items)}] {name}: already moved by another run")
+    return taken
 
 
 @main.command()

@@ -13,9 +13,11 @@ from pathlib import Path
 from pbem.clock import parse_span
 from pbem.faults import checkpoint
 from pbem.intake import recover
-from pbem.mail.imap import ImapInbox, ImapSettings
+from pbem.mail.imap import Cursor, ImapInbox, ImapSettings
+from pbem.mail.maildir import maildir_messages
 from pbem.mail.smtp import Outgoing, SmtpSettings, send
 from pbem.moderator import Moderator
+from pbem.store import Store
 
 log = logging.getLogger("pbem.run")
 
@@ -45,6 +47,21 @@ class RoundReport:
         return "; ".join(parts)
 
 
+class StoredCursor:
+    """An IMAP folder's cursor, kept in the store: it survives restarts and is shared by the
+    workers reading the same folder."""
+
+    def __init__(self, store: Store, settings: ImapSettings) -> None:
+        self.store, self.account, self.folder = store, settings.account, settings.folder
+
+    def load(self) -> Cursor | None:
+        found = self.store.imap_cursor(self.account, self.folder)
+        return Cursor(*found) if found is not None else None
+
+    def save(self, cursor: Cursor) -> None:
+        self.store.advance_imap_cursor(self.account, self.folder, cursor.uidvalidity, cursor.last_uid)
+
+
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -59,7 +76,10 @@ class Runner:
         self.worker = worker or worker_name()
         self.connections = connections
         config = moderator.config
-        self.inbox = ImapInbox(ImapSettings.from_config(config.imap)) if config.imap else None
+        self.inbox: ImapInbox | None = None
+        if config.imap:
+            settings = ImapSettings.from_config(config.imap)
+            self.inbox = ImapInbox(settings, StoredCursor(moderator.store, settings))
         self.smtp = SmtpSettings.from_config(config.smtp, config.address) if config.smtp else None
 
     # the round -----------------------------------------------------------------------------
@@ -102,18 +122,15 @@ class Runner:
 
             self.inbox.fetch_new(keep)
             return
-        maildir = self.m.config.maildir
-        new = maildir / "new"
-        if not new.is_dir():
-            return
-        for path in sorted(new.iterdir()):
-            if not path.is_file():
-                continue
-            result = self.m.ingest(path.read_bytes(), str(path), deliver=False)
+        for item in maildir_messages(self.m.config.maildir):
+            raw = item.read()
+            if raw is None:
+                continue  # another worker took it in and moved it meanwhile
+            result = self.m.ingest(raw, str(item.path), deliver=False)
+            del raw
             self._count(report, result.status)
-            log.info("%s: %s — %s", path.name, result.status, result.reason)
-            target = maildir / "cur" / (path.name + ":2,S")
-            path.rename(target)
+            log.info("%s: %s — %s", item.name, result.status, result.reason)
+            item.mark_seen()
 
     def resolve_due(self, report: RoundReport) -> None:
         with self.m.store.session() as session:

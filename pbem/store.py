@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
+from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
 from sqlalchemy import false as sa_false
-from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.engine import CursorResult, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
@@ -138,6 +138,19 @@ class MailRow(SQLModel, table=True):
     next_attempt_at: datetime | None = None  # a queued mail waits until then (after a failed attempt)
 
 
+class ImapCursorRow(SQLModel, table=True):
+    """How far an IMAP folder has been read: every message up to `last_uid` is taken in, as long
+    as the folder's UIDVALIDITY is still `uidvalidity` (since migration 0006)."""
+
+    __tablename__ = "imap_cursor"
+    account: str = Field(primary_key=True)  # user@host
+    folder: str = Field(primary_key=True)
+    # UIDs and UIDVALIDITY are unsigned 32-bit numbers: more than a PostgreSQL integer holds
+    uidvalidity: int = Field(sa_column=Column(BigInteger, nullable=False))
+    last_uid: int = Field(sa_column=Column(BigInteger, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 def message_key(message_id: str | None, raw: bytes) -> str:
     """The dedupe key of an inbound message: its Message-ID, or a digest of the bytes."""
     if message_id and message_id.strip():
@@ -150,12 +163,31 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+#: seconds a SQLite statement waits for another process's write lock before "database is locked"
+SQLITE_BUSY_TIMEOUT = 10.0
+
+
+def sqlite_busy_timeout(url: str) -> float:
+    """The SQLite busy timeout in seconds: the URL's `timeout` query parameter (the name the
+    sqlite3 driver gives it: sqlite:///pbem.sqlite?timeout=2), else SQLITE_BUSY_TIMEOUT."""
+    value = make_url(url).query.get("timeout")
+    if isinstance(value, tuple):
+        value = value[-1]
+    try:
+        return float(value) if value is not None else SQLITE_BUSY_TIMEOUT
+    except ValueError:
+        raise PbemError(f"database url {url!r}: timeout={value!r} is not a number of seconds") from None
+
+
+def _sqlite_pragmas(busy_timeout: float) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.close()
+
+    return on_connect
 
 
 class Store:
@@ -165,7 +197,7 @@ class Store:
         self.url = url
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(sqlite_busy_timeout(url)))
 
     def create(self) -> None:
         """Bring the database to the newest schema (alembic upgrade to head, see pbem.migrations):
@@ -451,3 +483,32 @@ class Store:
             if fresh is not None:
                 session.expunge(fresh)
             return fresh
+
+    # IMAP cursors ----------------------------------------------------------------------------
+    def imap_cursor(self, account: str, folder: str) -> tuple[int, int] | None:
+        """(UIDVALIDITY, highest UID taken in) of an IMAP folder; None before its first message."""
+        with self.session() as session:
+            row = session.get(ImapCursorRow, (account, folder))
+            return (row.uidvalidity, row.last_uid) if row is not None else None
+
+    def advance_imap_cursor(self, account: str, folder: str, uidvalidity: int, last_uid: int) -> None:
+        """Record that every message of the folder up to `last_uid` is taken in. Within one
+        UIDVALIDITY the cursor only moves forward (another worker may be ahead); a new
+        UIDVALIDITY replaces the old cursor, whatever its UID."""
+        moved = update(ImapCursorRow).where(
+            col(ImapCursorRow.account) == account, col(ImapCursorRow.folder) == folder,
+            or_(col(ImapCursorRow.uidvalidity) != uidvalidity, col(ImapCursorRow.last_uid) < last_uid),
+        ).values(uidvalidity=uidvalidity, last_uid=last_uid, updated_at=utcnow())
+        for _ in range(2):
+            with self.session() as session:
+                result = session.execute(moved, execution_options={"synchronize_session": False})
+                assert isinstance(result, CursorResult)
+                if result.rowcount or session.get(ImapCursorRow, (account, folder)) is not None:
+                    return  # moved, or already at or past last_uid
+            try:
+                with self.session() as session:
+                    session.add(ImapCursorRow(account=account, folder=folder, uidvalidity=uidvalidity,
+                                              last_uid=last_uid))
+                return
+            except IntegrityError:
+                continue  # another worker made the row first: move it instead

@@ -89,6 +89,7 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
         for column in ("digest", "stranger"):  # 0006's
             conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
         conn.execute(text("DROP INDEX ix_mail_recipient"))  # nor 0004's
+        conn.execute(text("DROP TABLE imap_cursor"))  # nor 0007's
     if not with_claims:
         with engine.begin() as conn:
             for column in NEW_MAIL_COLUMNS:
@@ -245,4 +246,4 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0005 -> 0006 (head)" in out and "0002 -> 0003" in out and "0001 -> 0002" in out and "<base> -> 0001" in out
+    assert "0006 -> 0007 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out

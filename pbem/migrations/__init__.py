@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent
@@ -93,7 +93,7 @@ def _legacy_revision(conn: Connection) -> str | None:
     columns = {c["name"] for c in inspect(conn).get_columns("mail")}
     game_columns = {c["name"] for c in inspect(conn).get_columns("game")}
     if "digest" in {c["name"] for c in inspect(conn).get_columns("message")}:
-        return "0006"
+        return "0007" if "imap_cursor" in inspect(conn).get_table_names() else "0006"
     if "options" in game_columns:
         return "0005"
     if "schedule" in game_columns:
