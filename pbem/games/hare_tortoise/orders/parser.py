@@ -54,10 +54,14 @@ _TYPOGRAPHY = str.maketrans(
     }
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_ORDER_WORD = re.compile(r"\s*(move|default|hare)(?![a-z])", re.IGNORECASE)
-_HEADER = re.compile(r"\s*(game|turn|secret)\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE)
-_MOVE_NUMBER = re.compile(r"\s*move\s*(\d+)", re.IGNORECASE)
-_SIGNATURE = re.compile(r"--\s*$")
+# Line classifiers, run on every line of a mail however long. Every repetition is possessive
+# (`*+`, `++`: it never gives back what it matched) and no two neighbouring repetitions can match
+# the same character, so a match attempt never backtracks and takes time linear in the line.
+# (`\s*:?\s*` in a header pattern made `game` + n spaces + `!` cost n² steps.)
+_ORDER_WORD = re.compile(r"\s*+(move|default|hare)(?![a-z])", re.IGNORECASE)
+_HEADER = re.compile(r"\s*+(game|turn|secret)\s*+(?::\s*+)?([A-Za-z0-9][A-Za-z0-9._-]*+)\s*+$", re.IGNORECASE)
+_MOVE_NUMBER = re.compile(r"\s*+move\s*+(\d++)", re.IGNORECASE)
+_SIGNATURE = re.compile(r"--\s*+$")
 
 _NICE_TERMINALS = {
     "INT": "a number", "NAME": "a player's name", "CMP": "a comparison (=, !=, <, <=, >, >=)",
