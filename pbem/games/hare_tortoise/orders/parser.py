@@ -107,11 +107,12 @@ def normalise_line(line: str) -> str:
     return line.rstrip().rstrip(".").rstrip()
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
+@lru_cache(maxsize=2)
+def _lark(positions: bool = False) -> Lark:
+    """The parser; with `positions`, every tree node knows its column (a third slower, so only
+    used to say where a line exceeds a limit)."""
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    # positions on every node: a limit is reported at the column where it is first exceeded
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=True)
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=positions)
 
 
 class OrderLineError(Exception):
@@ -379,7 +380,11 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
     lowered = text.translate(_ASCII_LOWER)
     try:
         tree = _lark().parse(lowered)
-        _check_limits(tree, limits)
+        try:
+            _check_limits(tree, limits)
+        except _LineError:
+            _check_limits(_lark(positions=True).parse(lowered), limits)  # the same error, with its column
+            raise
         result = _Build(players).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, _LineError):
