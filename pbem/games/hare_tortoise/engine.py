@@ -224,17 +224,19 @@ def condition_source(cond: Condition) -> str:
     if isinstance(cond, SquareIs):
         return f"not occ[{cond.square}]" if cond.free else f"occ[{cond.square}] > 0"
     if isinstance(cond, PlayerIs):
-        # A condition about the player's own runner is false, in its IS NOT form too.
+        # The atom means what it says about any runner, the player's own included (ORDERS.md),
+        # and IS NOT is its exact negation. ON and HOME read the square, which is right for the
+        # own runner as it is (a runner with a slot is not HOME). No runner is ahead of or
+        # behind itself: the seat test gives that answer without computing two positions.
         j = cond.seat
         if cond.test is RunnerTest.ON:
-            test = f"sq[{j}] {'!=' if cond.negated else '=='} {cond.square}"
-        elif cond.test is RunnerTest.HOME:
-            test = f"sq[{j}] {'!=' if cond.negated else '=='} {HOME}"
-        elif cond.test is RunnerTest.AHEAD:
-            test = f"P({j}) {'>=' if cond.negated else '<'} P(i)"
-        else:
-            test = f"P({j}) {'<=' if cond.negated else '>'} P(i)"
-        return f"(i != {j} and {test})"
+            return f"(sq[{j}] {'!=' if cond.negated else '=='} {cond.square})"
+        if cond.test is RunnerTest.HOME:
+            return f"(sq[{j}] {'!=' if cond.negated else '=='} {HOME})"
+        ahead = cond.test is RunnerTest.AHEAD
+        if cond.negated:
+            return f"(i == {j} or P({j}) {'>=' if ahead else '<='} P(i))"
+        return f"(i != {j} and P({j}) {'<' if ahead else '>'} P(i))"
     if isinstance(cond, IAm):
         target = "t.n" if cond.last else "1"
         return f"(P(i) {'!=' if cond.negated else '=='} {target})"

@@ -200,6 +200,14 @@ class Chain:
         return " ELSE ".join(str(a) for a in self.alternatives)
 
 
+class RejectionKind(enum.StrEnum):
+    """Why an order line was rejected, in the project's three kinds of order error."""
+
+    INVALID = "invalid"  # not understood: syntax, an unknown word, a value outside the language
+    ILLEGAL = "illegal"  # understood but not allowed: a square off the board, STAY +20
+    AMBIGUOUS = "ambiguous"  # understood more than one way: a name two seats answer to
+
+
 @dataclass(frozen=True)
 class RejectedLine:
     """A line that looked like an order but did not parse, with where and why."""
@@ -209,6 +217,7 @@ class RejectedLine:
     text: str
     reason: str
     context: str  # the line with a caret under the column
+    kind: RejectionKind = RejectionKind.INVALID
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.column}: {self.reason}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
@@ -33,12 +33,40 @@ from pbem.games.hare_tortoise.orders.model import (
     PlayerIs,
     Quantity,
     RejectedLine,
+    RejectionKind,
     RunnerTest,
     SheetLine,
     SquareIs,
 )
 
 HIGHEST_SQUARE = 64
+
+# Limits on one order line. Each is rejected at parse time with a reason, so that whatever the
+# parser accepts is small enough to build, compile and resolve (README, "The order language").
+#: characters in an order line, after what mail does to text is undone
+MAX_LINE_LENGTH = 500
+#: alternatives in one chain (IF ... THEN ... ELSE ...)
+MAX_ALTERNATIVES = 16
+#: levels of NOT, AND, OR and brackets in one condition; `A OR B OR C` is one level
+MAX_CONDITION_DEPTH = 12
+#: tests (atoms such as `SQUARE 5 IS FREE` or `RANK = 1`) in one condition
+MAX_CONDITION_TESTS = 32
+#: digits in a number
+MAX_NUMBER_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class OrderLimits:
+    """The limits one order line is held to; the defaults are the module's constants."""
+
+    line_length: int = MAX_LINE_LENGTH
+    alternatives: int = MAX_ALTERNATIVES
+    condition_depth: int = MAX_CONDITION_DEPTH
+    condition_tests: int = MAX_CONDITION_TESTS
+    number_digits: int = MAX_NUMBER_DIGITS
+
+
+LIMITS = OrderLimits()
 
 #: Every keyword of the language; a seat may not be called by one of these.
 KEYWORDS = frozenset(
@@ -55,10 +83,14 @@ _TYPOGRAPHY = str.maketrans(
     }
 )
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_ORDER_WORD = re.compile(r"\s*(move|default|hare)(?![a-z])", re.IGNORECASE)
-_HEADER = re.compile(r"\s*(game|turn|secret)\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE)
-_MOVE_NUMBER = re.compile(r"\s*move\s*(\d+)", re.IGNORECASE)
-_SIGNATURE = re.compile(r"--\s*$")
+# Line classifiers, run on every line of a mail however long. Every repetition is possessive
+# (`*+`, `++`: it never gives back what it matched) and no two neighbouring repetitions can match
+# the same character, so a match attempt never backtracks and takes time linear in the line.
+# (`\s*:?\s*` in a header pattern made `game` + n spaces + `!` cost n² steps.)
+_ORDER_WORD = re.compile(r"\s*+(move|default|hare)(?![a-z])", re.IGNORECASE)
+_HEADER = re.compile(r"\s*+(game|turn|secret)\s*+(?::\s*+)?([A-Za-z0-9][A-Za-z0-9._-]*+)\s*+$", re.IGNORECASE)
+_MOVE_NUMBER = re.compile(r"\s*+move\s*+(\d++)", re.IGNORECASE)
+_SIGNATURE = re.compile(r"--\s*+$")
 
 _NICE_TERMINALS = {
     "INT": "a number", "NAME": "a player's name", "CMP": "a comparison (=, !=, <, <=, >, >=)",
@@ -76,25 +108,32 @@ def normalise_line(line: str) -> str:
     return line.rstrip().rstrip(".").rstrip()
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
+@lru_cache(maxsize=2)
+def _lark(positions: bool = False) -> Lark:
+    """The parser; with `positions`, every tree node knows its column (a third slower, so only
+    used to say where a line exceeds a limit)."""
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=positions)
 
 
-class _LineError(Exception):
-    """A semantic error found while building a line's orders; column is 1-based."""
+class OrderLineError(Exception):
+    """An order line rejected: where (1-based column), why in plain words, and which kind of error."""
 
-    def __init__(self, column: int, reason: str) -> None:
+    def __init__(self, column: int, reason: str, kind: RejectionKind = RejectionKind.INVALID) -> None:
         super().__init__(reason)
         self.column = column
         self.reason = reason
+        self.kind = kind
+
+
+_LineError = OrderLineError
 
 
 def _square(tok: Token) -> int:
     n = int(tok)
     if n > HIGHEST_SQUARE:
-        raise _LineError(tok.column or 1, f"square {n} is off the board (squares run from 0 to 64)")
+        raise _LineError(tok.column or 1, f"square {n} is off the board (squares run from 0 to 64)",
+                         RejectionKind.ILLEGAL)
     return n
 
 
@@ -104,7 +143,14 @@ class _Build(Transformer[Token, object]):
 
     def __init__(self, players: Sequence[str]) -> None:
         super().__init__()
-        self.players = {p.lower(): (i, p) for i, p in enumerate(players)}
+        self.players: dict[str, tuple[int, str]] = {}
+        self.shared: dict[str, list[str]] = {}  # names more than one seat answers to
+        for i, p in enumerate(players):
+            key = p.lower()
+            if key in self.players:
+                self.shared.setdefault(key, [self.players[key][1]]).append(p)
+            else:
+                self.players[key] = (i, p)
 
     # lines -----------------------------------------------------------------
     def start(self, line: object) -> object:
@@ -140,8 +186,15 @@ class _Build(Transformer[Token, object]):
     def not_(self, _not: Token, inner: Condition) -> Condition:
         return Not(inner)
 
+    def group(self, inner: Condition) -> Condition:
+        return inner
+
     def _seat(self, name: Token) -> tuple[int, str]:
         key = str(name)
+        if key in self.shared:
+            seats = self.shared[key]
+            raise _LineError(name.column or 1, f"{key.capitalize()} could mean the seat "
+                             f"{', '.join(seats[:-1])} or {seats[-1]}", RejectionKind.AMBIGUOUS)
         if key in self.players:
             return self.players[key]
         known = {k: p for k, (_, p) in self.players.items()}
@@ -195,7 +248,8 @@ class _Build(Transformer[Token, object]):
             raise _LineError(number.column or 1, f"only NEXT NUMBER takes a number, not NEXT {kind.value}")
         d = int(number)
         if not 1 <= d <= 6:
-            raise _LineError(number.column or 1, f"NEXT NUMBER {d}: number squares count for positions 1 to 6")
+            raise _LineError(number.column or 1, f"NEXT NUMBER {d}: number squares count for positions 1 to 6",
+                             RejectionKind.ILLEGAL)
         return (kind, d)
 
     def back(self) -> Action:
@@ -211,7 +265,8 @@ class _Build(Transformer[Token, object]):
         sign = str(parts[0]) if len(parts) == 2 else "+"
         number = parts[-1]
         if int(number) != 10:
-            raise _LineError(parts[0].column or 1, f"STAY {sign}{int(number)}: a runner can only take or give 10 carrots")
+            raise _LineError(parts[0].column or 1, f"STAY {sign}{int(number)}: a runner can only take or give 10 carrots",
+                             RejectionKind.ILLEGAL)
         return sign == "-"
 
     def eat(self) -> Action:
@@ -234,6 +289,7 @@ def _describe(expected: set[str]) -> str:
 def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[int, str]:
     """A plain-words reason for a syntax error, labelling the typical mistakes."""
     column = getattr(err, "column", 0) or len(text) + 1
+    # Every syntax error is of the invalid kind: the line was not understood.
     if isinstance(err, UnexpectedCharacters):
         return column, f"{text[column - 1]!r} is not part of the order language"
     if isinstance(err, (UnexpectedToken, UnexpectedEOF)):
@@ -255,6 +311,56 @@ def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[i
     return column, str(err)
 
 
+_LOGIC = frozenset({"or_", "and_", "not_", "group"})
+_TESTS = frozenset({"square_is", "player_on", "player_is", "i_am", "compare"})
+
+
+def _column(node: Tree[Token]) -> int:
+    return getattr(node.meta, "column", 1) or 1
+
+
+def _check_limits(tree: Tree[Token], limits: OrderLimits) -> None:
+    """Reject a parsed line that exceeds a limit, at the first place it does.
+
+    The walk keeps its own stack rather than recursing: it runs before the tree is built into
+    orders (which recurses), and must hold for any nesting the grammar lets through.
+    """
+    # (node, level of NOT/AND/OR/brackets, the logic node it sits in, the count of its condition's tests)
+    stack: list[tuple[Tree[Token] | Token | None, int, str, list[int]]] = [(tree, 0, "", [0])]
+    while stack:
+        node, level, parent, tests = stack.pop()
+        if node is None:
+            continue
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > limits.number_digits:
+                shown = str(node) if len(node) <= 12 else f"{str(node)[:8]}…"
+                raise _LineError(node.column or 1, f"the number {shown} is too long: numbers in orders have "
+                                 f"at most {limits.number_digits} digits")
+            continue
+        kind = str(node.data)
+        if kind == "chain" and len(node.children) > limits.alternatives:
+            extra = node.children[limits.alternatives]
+            raise _LineError(_column(extra) if isinstance(extra, Tree) else 1,
+                             f"the chain has more than {limits.alternatives} alternatives (IF … THEN … ELSE …); "
+                             f"at most {limits.alternatives} are allowed")
+        if kind == "conditional":
+            tests = [0]  # each alternative's condition is counted on its own
+        elif kind in _LOGIC:
+            # a run of ORs (or of ANDs) is one level: A OR B OR C nests as (A OR B) OR C
+            if not (kind in ("or_", "and_") and parent == kind):
+                level += 1
+            if level > limits.condition_depth:
+                raise _LineError(_column(node), f"the condition nests more than {limits.condition_depth} "
+                                 "levels of NOT, AND, OR and brackets")
+        elif kind in _TESTS:
+            tests[0] += 1
+            if tests[0] > limits.condition_tests:
+                raise _LineError(_column(node), f"the condition has more than {limits.condition_tests} tests "
+                                 "(SQUARE … IS FREE, RANK = …); split it over alternatives")
+        below = kind if kind in _LOGIC else ""
+        stack.extend((child, level, below, tests) for child in reversed(node.children))
+
+
 @dataclass(frozen=True)
 class ParsedLine:
     kind: str  # "move", "default" or "hare"
@@ -262,11 +368,24 @@ class ParsedLine:
     number: int | None = None
 
 
-def parse_order_line(text: str, players: Sequence[str]) -> ParsedLine:
-    """Parse one normalised MOVE, DEFAULT or HARE line; raise _LineError with column and reason."""
+def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LIMITS) -> ParsedLine:
+    """Parse one normalised MOVE, DEFAULT or HARE line for a game with these seat names.
+
+    Raises OrderLineError, and nothing else, with the column, the reason and the kind of error.
+    The time taken is linear in the length of the line, and a line that the limits let through
+    builds orders small enough to compile and resolve.
+    """
+    if len(text) > limits.line_length:
+        raise _LineError(limits.line_length + 1, f"the line is {len(text)} characters long; an order line may "
+                         f"have at most {limits.line_length}")
     lowered = text.translate(_ASCII_LOWER)
     try:
         tree = _lark().parse(lowered)
+        try:
+            _check_limits(tree, limits)
+        except _LineError:
+            _check_limits(_lark(positions=True).parse(lowered), limits)  # the same error, with its column
+            raise
         result = _Build(players).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, _LineError):
