@@ -162,9 +162,7 @@ def test_rejection_kinds_read_as_words() -> None:
 # The patterns the classifiers replaced: `\s*:?\s*` cost n² steps on `game` + n spaces + `!`.
 OLD = {
     "_ORDER_WORD": re.compile(r"\s*(move|default|hare)(?![a-z])", re.IGNORECASE),
-    "_HEADER": re.compile(r"\s*(game|turn|secret)\s*:?\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*$", re.IGNORECASE),
     "_MOVE_NUMBER": re.compile(r"\s*move\s*(\d+)", re.IGNORECASE),
-    "_SIGNATURE": re.compile(r"--\s*$"),
 }
 pieces = st.sampled_from([" ", "  ", "\t", "\n", ":", "-", "--", ".", "_", "!", "move", "MOVE", "game", "Turn", "secret",
                           "default", "hare", "x", "7", "12", "race-7", "#", "é", "\u00a0"])

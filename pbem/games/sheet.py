@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 #: limits on what one sheet may hold; a line beyond them is rejected with a reason
 MAX_LINES = 200
-MAX_LINE_LENGTH = 1000
+MAX_SHOWN = 300  # characters of a line echoed back; the game still reads (and limits) all of it
 MAX_TEXT = 200_000  # characters read at all; the rest of a longer text is ignored
 MAX_ZONE_LENGTH = 64
 
@@ -151,8 +151,9 @@ def read_sheet(text: str) -> Sheet:
     """Read the headers and the game's lines of a sheet.
 
     Quoted lines (`>`) are skipped, everything after a signature line (`--`) is dropped, blank
-    and comment-only lines are passed over. Lines past `MAX_LINES` or longer than
-    `MAX_LINE_LENGTH` are rejected with the limit in the reason.
+    and comment-only lines are passed over. Lines past `MAX_LINES` are rejected with the limit
+    in the reason; a game limits the length of its own lines (a rejected order line may still
+    take its slot), and the echo shows at most `MAX_SHOWN` characters of a line.
     """
     headers: dict[str, str] = {}
     echo: list[Echo] = []
@@ -166,11 +167,7 @@ def read_sheet(text: str) -> Sheet:
             break
         if not stripped:
             continue
-        shown = stripped if len(stripped) <= 120 else stripped[:117] + "..."
-        if len(raw) > MAX_LINE_LENGTH:
-            echo.append(Rejected(number, MAX_LINE_LENGTH + 1, shown,
-                                 f"the line is {len(raw)} characters long; a line may hold {MAX_LINE_LENGTH}"))
-            continue
+        shown = stripped if len(stripped) <= MAX_SHOWN else stripped[:MAX_SHOWN - 1] + "…"
         line = normalise(raw).strip()
         if not line:
             continue
@@ -189,7 +186,7 @@ def read_sheet(text: str) -> Sheet:
             else:
                 echo.append(Rejected(number, line.upper().find(value.upper()[:1]) + 1 or 1, stripped, problem))
             continue
-        lines.append(Line(number, raw.strip(), line))
+        lines.append(Line(number, shown, line))
     turn = headers.get("TURN")
     return Sheet(
         game=headers.get("GAME"),

@@ -88,9 +88,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 # the same character, so a match attempt never backtracks and takes time linear in the line.
 # (`\s*:?\s*` in a header pattern made `game` + n spaces + `!` cost n² steps.)
 _ORDER_WORD = re.compile(r"\s*+(move|default|hare)(?![a-z])", re.IGNORECASE)
-_HEADER = re.compile(r"\s*+(game|turn|secret)\s*+(?::\s*+)?([A-Za-z0-9][A-Za-z0-9._-]*+)\s*+$", re.IGNORECASE)
 _MOVE_NUMBER = re.compile(r"\s*+move\s*+(\d++)", re.IGNORECASE)
-_SIGNATURE = re.compile(r"--\s*+$")
 
 _NICE_TERMINALS = {
     "INT": "a number", "NAME": "a player's name", "CMP": "a comparison (=, !=, <, <=, >, >=)",
@@ -409,7 +407,8 @@ def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
     sheet = read_sheet(text)
     orders = parse_lines(sheet.lines, players)
     headers = [SheetLine(e.line, e.text, e.canonical) for e in sheet.echo if isinstance(e, Accepted)]
-    rejected = [RejectedLine(e.line, e.column, e.text, e.reason, e.context) for e in sheet.echo if isinstance(e, Rejected)]
+    rejected = [RejectedLine(e.line, e.column, e.text, e.reason, e.context, RejectionKind(e.kind.value))
+                for e in sheet.echo if isinstance(e, Rejected)]
     return replace(
         orders,
         game=sheet.game,
@@ -436,7 +435,7 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
             try:
                 parsed = parse_order_line(line, players)
             except _LineError as err:
-                rejected.append(RejectedLine(number, err.column, raw, err.reason, _caret(line, err.column)))
+                rejected.append(RejectedLine(number, err.column, raw, err.reason, _caret(line, err.column), err.kind))
                 if is_move:
                     moves.append(MoveOrder(None, number, raw))
                 continue
@@ -449,7 +448,7 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
                     rejected.append(RejectedLine(
                         number, col, raw,
                         f"MOVE {parsed.number} is out of sequence: this is MOVE line {expected_number}",
-                        _caret(line, col)))
+                        _caret(line, col), RejectionKind.ILLEGAL))
                     moves.append(MoveOrder(None, number, raw))
                     continue
                 moves.append(MoveOrder(parsed.value, number, raw))
