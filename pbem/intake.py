@@ -28,7 +28,7 @@ from pbem.games import AnyGame
 from pbem.games.base import Parsed
 from pbem.games.sheet import Echo, Sheet, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
-from pbem.mail.guard import MAX_BYTES, check_limits
+from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
@@ -88,6 +88,7 @@ class Intake:
     sender: str = ""
     sender_name: str = ""
     refused_sender: Refusal | None = None
+    limit_problem: str | None = None
     text: str = ""
     sheet: Sheet = field(default_factory=Sheet)
     game: GameRow | None = None
@@ -115,9 +116,28 @@ class IntakeResult:
 Step = Callable[[Deps, Session, Intake], None]
 
 
+#: the fields read from a mail beyond the limits, so its sender can be told why it was refused
+_ENVELOPE_FIELDS = ("from", "sender", "reply-to", "subject", "message-id", "date", "return-path", "auto-submitted",
+                    "precedence", "list-id", "list-unsubscribe", "x-autoreply", "x-autorespond")
+
+
+def _envelope_only(raw: bytes) -> Message:
+    """A mail with only the few fields intake reads, from the first 64 kB of the header block."""
+    msg = Message()
+    for name, value in header_fields(header_block(raw, limit=65536)):
+        if name in _ENVELOPE_FIELDS and name not in msg:
+            msg[name] = value[:2000]
+    return msg
+
+
 def read_headers(m: Deps, session: Session, it: Intake) -> None:
-    """Parse the stored bytes (within the limits) and read the sender: exactly one address."""
-    it.msg = parse_message(it.row.raw, max_bytes=m.policy.max_bytes)
+    """Parse the stored bytes (within the limits; beyond them only the envelope fields, so the
+    sender can be told why) and read the sender: exactly one address."""
+    it.limit_problem = check_limits(it.row.raw, max_bytes=m.policy.max_bytes)
+    if it.limit_problem is None:
+        it.msg = parse_message(it.row.raw, max_bytes=m.policy.max_bytes)
+    else:
+        it.msg = _envelope_only(it.row.raw)
     found = read_sender(it.msg, authserv_id=m.policy.authserv_id)
     if isinstance(found, Sender):
         it.sender, it.sender_name = found.address.lower(), found.name
@@ -147,9 +167,8 @@ def check_sender(m: Deps, session: Session, it: Intake) -> None:
 
 def check_limits_step(m: Deps, session: Session, it: Intake) -> None:
     """Mail beyond the size, header and MIME limits is refused with the limit and how to fix it."""
-    problem = check_limits(it.row.raw, max_bytes=m.policy.max_bytes)
-    if problem is not None:
-        raise Stop("refused", problem, fix="Send your orders as a short plain-text mail, without attachments.",
+    if it.limit_problem is not None:
+        raise Stop("refused", it.limit_problem, fix="Send your orders as a short plain-text mail, without attachments.",
                    reply=True)
 
 
