@@ -404,6 +404,23 @@ def _chance(stored: str) -> str:
 
 
 @main.command()
+@click.argument("name")
+@click.argument("player")
+@click.option("--set", "value", default=None, metavar="SECRET", help="The new secret (default: a random one).")
+@config_option
+def secret(name: str, player: str, value: str | None, config_path: Path | None) -> None:
+    """Give a player a new secret, mailed to them (the old one stops working at once).
+
+    Reports carry a reply token valid for one turn; the secret itself is only in the welcome
+    mail, in this mail, and in the answer to a player's SEND SECRET line.
+
+    Example: pbem secret race-7 Ann
+    """
+    row = _moderator(config_path).change_secret(name, player, value)
+    click.echo(f"{row.name} of {name} has a new secret, mailed to {row.email}")
+
+
+@main.command()
 @config_option
 def send(config_path: Path | None) -> None:
     """Deliver the queued mail through the configured transport (the outbox folder by default).

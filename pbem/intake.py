@@ -34,6 +34,7 @@ from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
 from pbem.mailer import Mailer, Outgoing
 from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, Store
+from pbem.tokens import new_secret, secret_matches
 
 #: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
 #: the pipeline right after storing it, in well under a second)
@@ -106,7 +107,7 @@ class Intake:
 @dataclass(frozen=True)
 class IntakeResult:
     message: int | None  # the stored message's id (None for a duplicate)
-    status: str  # accepted, refused, ignored, duplicate, pending, quarantined
+    status: str  # accepted, answered (a command), refused, ignored, duplicate, pending, quarantined
     reason: str
     step: str
     game: str | None = None
@@ -245,35 +246,27 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
                    fix="Send your orders from the address you joined the game with.", reply=True)
     it.player = player
     it.row.player_id = player.id
+    if "SEND SECRET" in it.sheet.commands:
+        # only ever to the player's own address, so asking in their name gains nobody anything
+        it.alerts.append(m.mailer.secret_mail(it.game, player, why="you asked for it", message=it.row.id or 0))
+        raise Stop("answered", "the player's secret was sent to their address")
     secret = it.sheet.secret
     if secret is None:
         raise Stop("refused", "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
-    if not secret_matches(secret, player, it.game.name, it.game.turn):
+    if not secret_matches(secret, player.secret, it.game.name, it.game.turn):
         raise Stop("refused", f"the SECRET {secret[:40]!r} is not yours",
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
 
 
-def reply_token(secret: str, game: str, turn: int) -> str:
-    """The secret a report's template carries: valid for that player and that turn only, so a
-    forwarded report gives nobody the player's orders for later turns."""
-    import hashlib
-    import hmac
-
-    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    digest = hmac.new(secret.upper().encode(), f"{game.lower()}/{turn}".encode(), hashlib.sha256).digest()
-    letters = "".join(alphabet[b % len(alphabet)] for b in digest[:6])
-    return f"T{turn}-{letters[:3]}-{letters[3:]}"
-
-
-def secret_matches(given: str, player: PlayerRow, game: str, turn: int) -> bool:
-    value = given.strip().upper()
-    return value == player.secret.upper() or value == reply_token(player.secret, game, turn).upper()
-
-
 def player_settings(m: Deps, session: Session, it: Intake) -> None:
-    """A `TIMEZONE <zone>` line (checked by the sheet reader) sets the player's zone for deadlines."""
-    assert it.player is not None
+    """A `TIMEZONE <zone>` line (checked by the sheet reader) sets the player's zone for deadlines;
+    a `NEW SECRET` line gives the player a new secret, mailed to them."""
+    assert it.player is not None and it.game is not None
+    if "NEW SECRET" in it.sheet.commands:
+        it.player.secret = new_secret()
+        it.alerts.append(m.mailer.secret_mail(it.game, it.player, why="you asked for a new one",
+                                              message=it.row.id or 0))
     if it.sheet.timezone is not None:
         it.timezone = it.sheet.timezone
         it.player.timezone = it.sheet.timezone  # written with the sheet, in the one write transaction
@@ -338,6 +331,8 @@ def store_sheet(m: Deps, session: Session, it: Intake) -> None:
         session.add(it.player)
     if it.ack is not None:
         m.mailer.queue(session, it.game, it.game.turn, it.ack)
+    for mail in it.alerts:
+        m.mailer.queue(session, it.game, it.game.turn, mail)
 
 
 PIPELINE: tuple[tuple[str, Step], ...] = (
@@ -467,8 +462,10 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             except Stop as stop:
                 session.add(row)
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
-                if step_name == "find-player" and it.player is not None:
+                if step_name == "find-player" and it.player is not None and stop.status == "refused":
                     warn_wrong_secrets(m, session, it)
+                for mail in it.alerts:
+                    m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
                 if stop.reply and it.sender:
                     refuse(m, session, it, stop)
             row.traceback = ""

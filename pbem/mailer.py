@@ -23,6 +23,7 @@ from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
 from pbem.store import GameRow, MailRow, PlayerRow, Store
+from pbem.tokens import reply_token
 
 
 @dataclass(frozen=True)
@@ -78,14 +79,19 @@ class Mailer:
                        in_reply_to=in_reply_to, auto_submitted=auto_submitted)
 
     def _envelope(self, game: GameRow, engine: AnyGame, turn: int, reader: Reader, player: PlayerRow | None,
-                  view: Any, deadline: datetime | None, **extra: Any) -> Envelope:
+                  view: Any, deadline: datetime | None, *, master: bool = False, **extra: Any) -> Envelope:
+        """The envelope; the template carries the reply token of its turn (the master secret only
+        in the welcome mail)."""
         tz = player.timezone if player else "UTC"
         lines = engine.presenter.order_lines(view, reader) if player is not None else []
+        template = ""
+        if player is not None:
+            due = view_turn(engine, view, turn)
+            secret = player.secret if master else reply_token(player.secret, game.name, due)
+            template = sheet_template(game.name, due, secret, lines)
         return Envelope(
             game=game.name, title=engine.info.title, turn=turn, reader=reader.name, gm=player is None,
-            deadline=when(deadline, tz), moderator=self.config.address,
-            template=sheet_template(game.name, view_turn(engine, view, turn), player.secret, lines) if player else "",
-            **extra,
+            deadline=when(deadline, tz), moderator=self.config.address, template=template, **extra,
         )
 
     # the mails -------------------------------------------------------------------------------
@@ -93,7 +99,7 @@ class Mailer:
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         letter = engine.presenter.welcome(view, reader)
-        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline)
+        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True)
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
         msg_id = message_id(game.name, "welcome", player.name, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
@@ -157,6 +163,18 @@ class Mailer:
                                 date=resolved, msg_id=msg_id)
             out.append(Outgoing("report" if player else "gm-report", to, msg_id, subject, raw))
         return out
+
+    def secret_mail(self, game: GameRow, player: PlayerRow, *, why: str, message: int) -> Outgoing:
+        """The player's master secret, to their own address only."""
+        subject = f"Your secret for {game.name}"
+        msg_id = message_id(game.name, "secret", player.name, message, domain=self.domain)
+        text = (f"{player.name}, {why}: your secret for {game.name} is\n\n  {player.secret}\n\n"
+                "Reports carry a reply token in their SECRET line instead, valid for one turn; this secret is "
+                "valid for every turn. Keep it to yourself; a line NEW SECRET in an order mail gives you a new "
+                f"one.\n\n-- pbem ({self.config.address})\n")
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, date=self.now(),
+                            msg_id=msg_id, auto_submitted="auto-replied")
+        return Outgoing("secret", player.email, msg_id, subject, raw)
 
     def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
         """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""

@@ -24,14 +24,7 @@ from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_eml
 from pbem.mailer import Mailer, Outgoing
 from pbem.store import GameRow, MessageRow, PlayerRow, Store, TurnRow
-
-_SECRET_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
-def new_secret() -> str:
-    pick = secrets_module.choice
-    return "".join(pick(_SECRET_ALPHABET) for _ in range(3)) + "-" + "".join(pick(_SECRET_ALPHABET) for _ in range(3))
-
+from pbem.tokens import check_secret, new_secret
 
 @dataclass(frozen=True)
 class PlayerSpec:
@@ -274,6 +267,29 @@ class Moderator:
             game = self.store.game(session, name)
             assert game.id is not None
             return game, self.store.players(session, game.id), self.store.turns(session, game.id)
+
+    def change_secret(self, name: str, player: str, secret: str | None = None) -> PlayerRow:
+        """Give a player a new secret (or the one given) and mail it to them."""
+        problem = check_secret(secret) if secret is not None else None
+        if problem is not None:
+            raise PbemError(f"{problem}; leave --set out for a random one")
+        with self.store.session() as session:
+            game = self.store.game(session, name)
+            assert game.id is not None
+            players = self.store.players(session, game.id)
+            row = next((p for p in players if p.name.lower() == player.lower()), None)
+            if row is None:
+                raise PbemError(f"{name} has no player {player!r}; its players: {', '.join(p.name for p in players)}")
+            if not row.email:
+                raise PbemError(f"{row.name} is a computer player: it has no secret to change")
+            row.secret = secret or new_secret()
+            session.add(row)
+            self.mailer.queue(session, game, game.turn, self.mailer.secret_mail(
+                game, row, why="the GM gave you a new one", message=int(self.now().timestamp())))
+            session.flush()
+            session.expunge(row)
+        self.deliver()
+        return row
 
     def turn_record(self, name: str, turn: int) -> tuple[GameRow, list[PlayerRow], TurnRow]:
         with self.store.session() as session:

@@ -475,3 +475,36 @@ def test_a_sheet_that_misses_the_turn_is_told_so(gm: Path, monkeypatch: pytest.M
     assert "TURN 2" in text_of(outbox(gm)[-1])
     with m.store.session() as session:
         assert m.store.current_sheets(session, 1, 1) == {} and m.store.current_sheets(session, 1, 2) == {}
+
+
+def test_reports_carry_a_reply_token_for_one_turn_not_the_secret(gm: Path) -> None:
+    from pbem.tokens import reply_token
+
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="t1@x"), "t1.eml")
+    ack = text_of(outbox(gm)[-1])
+    assert "AAA-111" not in ack and "SECRET (checked; not repeated here)" in ack
+    ok(run("resolve-turn", "race"))
+    report = text_of(next(p for p in outbox(gm) if p.name.endswith("report-ann@example.org.eml")))
+    token = reply_token("AAA-111", "race", 2)
+    assert f"SECRET {token}" in report and "AAA-111" not in report
+    out = ingest(gm, order_mail("ann@example.org", f"GAME race\nSECRET {token}\nMOVE: NEXT", mid="t2@x"), "t2.eml")
+    assert "accepted Ann" in out
+    stale = reply_token("AAA-111", "race", 1)  # a token of another turn proves nothing
+    out = ingest(gm, order_mail("ann@example.org", f"GAME race\nSECRET {stale}\nMOVE: NEXT", mid="t3@x"), "t3.eml")
+    assert "refused" in out
+
+
+def test_secrets_change_by_the_gm_and_by_mail(gm: Path) -> None:
+    out = ok(run("secret", "race", "Ann", "--set", "NEW-777")).output
+    assert "new secret, mailed to ann@example.org" in out
+    assert "NEW-777" in text_of(outbox(gm)[-1])
+    assert "refused" in ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="s1@x"), "s")
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSEND SECRET", mid="s2@x"), "s")
+    assert "answered" in out and "NEW-777" in text_of(outbox(gm)[-1])
+    out = ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET NEW-777\nNEW SECRET\nMOVE: TO 5", mid="s3@x"), "s")
+    assert "accepted Ann" in out
+    mails = [text_of(p) for p in outbox(gm)[-2:]]
+    assert any("you asked for a new one" in t for t in mails) and not any("NEW-777" in t for t in mails)
+    for bad in ("has space", "x", "-lead"):
+        assert run("secret", "race", "Ann", "--set", bad).exit_code == 1
+    assert "no player 'Zed'" in run("secret", "race", "Zed").output

@@ -22,6 +22,8 @@ MAX_TEXT = 200_000  # characters read at all; the rest of a longer text is ignor
 MAX_ZONE_LENGTH = 64
 
 HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
+#: lines that ask the moderator for something rather than give orders
+COMMANDS = ("NEW SECRET", "SEND SECRET")
 
 _TYPOGRAPHY = str.maketrans(
     {
@@ -90,6 +92,7 @@ class Sheet:
     turn: int | None = None
     secret: str | None = None
     timezone: str | None = None
+    commands: tuple[str, ...] = ()
     lines: tuple[Line, ...] = ()
     #: the echo of the header lines (and of lines past the limits)
     echo: tuple[Echo, ...] = ()
@@ -156,6 +159,7 @@ def read_sheet(text: str) -> Sheet:
     take its slot), and the echo shows at most `MAX_SHOWN` characters of a line.
     """
     headers: dict[str, str] = {}
+    commands: list[str] = []
     echo: list[Echo] = []
     lines: list[Line] = []
     counted = 0
@@ -176,13 +180,20 @@ def read_sheet(text: str) -> Sheet:
             echo.append(Rejected(number, 1, shown, f"a sheet may hold {MAX_LINES} lines; this and every later line "
                                                    "is left out"))
             break
+        command = " ".join(line.upper().split())
+        if command in COMMANDS:
+            commands.append(command)
+            echo.append(Accepted(number, stripped, command))
+            continue
         found = _header(line)
         if found is not None:
             key, value = found
             problem = _header_problem(key, value)
             if problem is None:
                 headers[key] = value
-                echo.append(Accepted(number, stripped, f"{key} {value}"))
+                # the secret is never repeated back: a forwarded acknowledgement must not carry it
+                canonical = "SECRET (checked; not repeated here)" if key == "SECRET" else f"{key} {value}"
+                echo.append(Accepted(number, "SECRET ..." if key == "SECRET" else stripped, canonical))
             else:
                 echo.append(Rejected(number, line.upper().find(value.upper()[:1]) + 1 or 1, stripped, problem))
             continue
@@ -193,6 +204,7 @@ def read_sheet(text: str) -> Sheet:
         turn=int(turn) if turn is not None else None,
         secret=headers.get("SECRET"),
         timezone=headers.get("TIMEZONE"),
+        commands=tuple(commands),
         lines=tuple(lines),
         echo=tuple(echo),
     )
