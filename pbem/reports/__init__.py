@@ -35,7 +35,7 @@ def render(template: str, context: object) -> str:
 def zone(name: str) -> ZoneInfo | timezone:
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a folder such as "America"
         return timezone.utc
 
 
