@@ -145,12 +145,25 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def open_engine(url: str) -> Engine:
+    """The engine for `url`; a PostgreSQL URL without its driver installed says how to install it."""
+    try:
+        return create_engine(url)
+    except ImportError as err:
+        if not url.startswith("postgres"):
+            raise
+        raise PbemError(
+            f"the database URL needs a PostgreSQL driver that is not installed ({err}): "
+            "pip install 'pbem[postgres]', and write the URL as postgresql+psycopg://user:password@host/dbname"
+        ) from None
+
+
 class Store:
     """Opens the database and answers every question the moderator asks of it."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        self.engine: Engine = open_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
