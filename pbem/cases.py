@@ -12,10 +12,10 @@ from pbem.games.chance import ScriptedChance
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
+from pbem.games.hare_tortoise.orders.parser import parse_sheet
 from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
-from pbem.games.hare_tortoise.orders.parser import parse_sheet
 
 _ID = re.compile(r"[a-z0-9-]+")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -317,7 +317,8 @@ def run_case(case: Case) -> CaseResult:
                 if got != want:
                     problems.append(f"line {line}: {name} {key}={got}, expected {key}={want}")
         if case.expect_over is not None and after.over != case.expect_over:
-            problems.append(f"game over is {'yes' if after.over else 'no'}, expected {'yes' if case.expect_over else 'no'}")
+            problems.append(f"game over is {'yes' if after.over else 'no'}, "
+                            f"expected {'yes' if case.expect_over else 'no'}")
     if not problems:
         return CaseResult(case.id, case.where, True, "")
     out = [f"FAIL {case.id} ({case.where})" + (f": {case.title}" if case.title else "")]

@@ -131,7 +131,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "outbox": {"folder": Key("string", 'folder = "outbox"')},
     "reminders": {"before": Key("spans", 'before = ["48h", "6h"]')},
     "imap": {**_MAIL_KEYS, "folder": Key("string", 'folder = "INBOX"')},
-    "smtp": {**_MAIL_KEYS, "port": Key("integer", "port = 587", _port), "from": Key("string", 'from = "gm@example.org"')},
+    "smtp": {**_MAIL_KEYS, "port": Key("integer", "port = 587", _port),
+             "from": Key("string", 'from = "gm@example.org"')},
 }
 """Every table and key pbem.toml may have; anything else is a mistake pbem names."""
 
@@ -154,6 +155,10 @@ def _found(value: Any) -> str:
     if isinstance(value, list):
         return f"the list {value!r}"
     return f"the {type(value).__name__} {value}"
+
+
+def _tables() -> str:
+    return ", ".join(f"[{t}]" for t in SCHEMA)
 
 
 def _nearest(word: str, known: list[str]) -> str | None:
@@ -204,11 +209,11 @@ def validate(data: dict[str, Any]) -> list[str]:
         if name not in SCHEMA:
             if not isinstance(table, dict):
                 owners = [t for t, keys in SCHEMA.items() if name in keys]
-                hint = f"put it under [{owners[0]}]" if owners else f"the tables are {', '.join(f'[{t}]' for t in tables)}"
+                hint = f"put it under [{owners[0]}]" if owners else f"the tables are {_tables()}"
                 problems.append(f"unknown key {name!r} outside any table — {hint}")
                 continue
             near = _nearest(name, tables)
-            hint = f"did you mean [{near}]?" if near else f"the tables are {', '.join(f'[{t}]' for t in tables)}"
+            hint = f"did you mean [{near}]?" if near else f"the tables are {_tables()}"
             problems.append(f"unknown table [{name}] — {hint}")
             continue
         if not isinstance(table, dict):

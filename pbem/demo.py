@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
+from pbem.games.hare_tortoise.present import board_picture
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
-from pbem.games.hare_tortoise.present import board_picture
 from pbem.resources import data_dir
 
 

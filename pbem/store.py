@@ -35,7 +35,8 @@ class GameRow(SQLModel, table=True):
     deadline: datetime | None = None  # of the current turn, UTC
     interval_seconds: int | None = None  # unused since `schedule` (0003); kept so older databases still match
     schedule: str = Field(default="", sa_column_kwargs={"server_default": ""})  # the deadline rule
-    early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})  # resolve once all orders are in
+    # resolve once all orders are in
+    early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -225,7 +226,9 @@ class Store:
 
     def games_of_address(self, session: Session, address: str) -> list[GameRow]:
         rows = session.exec(
-            select(GameRow).join(PlayerRow, col(PlayerRow.game_id) == GameRow.id).where(PlayerRow.email == address.lower())
+            select(GameRow)
+            .join(PlayerRow, col(PlayerRow.game_id) == GameRow.id)
+            .where(PlayerRow.email == address.lower())
         )
         return list(rows)
 

@@ -246,7 +246,8 @@ class MailStack:
         deadline = time.monotonic() + 10
         while not self._accepts(self.address(name)):
             if time.monotonic() > deadline:
-                raise AssertionError(f"Postfix still refuses {self.address(name)} 10 s after add_user\n{self.log_tail()}")
+                raise AssertionError(f"Postfix still refuses {self.address(name)} 10 s after add_user\n"
+                                     f"{self.log_tail()}")
             time.sleep(0.05)
         return self.address(name)
 

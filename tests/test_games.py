@@ -69,7 +69,8 @@ def test_player_view_hides_other_runners_carrots() -> None:
 def test_a_turn_through_the_protocol_and_json() -> None:
     game = find_game("hare-tortoise")
     state = game.new_state(["Ann", "Bob"])
-    orders = {"ann": game.parse_orders(state, "MOVE: TO 5\nMOVE: ADVANCE 3"), "Bob": game.parse_orders(state, "MOVE: TO 5 ELSE TO 4")}
+    orders = {"ann": game.parse_orders(state, "MOVE: TO 5\nMOVE: ADVANCE 3"),
+              "Bob": game.parse_orders(state, "MOVE: TO 5 ELSE TO 4")}
     outcome = game.resolve_turn(state, orders, ScriptedChance([]))
     after = outcome.state
     assert [(r.square, r.carrots) for r in after.runners] == [(8, 44), (4, 55)]

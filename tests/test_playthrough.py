@@ -11,9 +11,9 @@ import pytest
 from pbem.games import find_game
 from pbem.games.chance import SeededChance
 from pbem.games.hare_tortoise.board import HOME, START
+from pbem.games.hare_tortoise.orders.model import OrderSheet
 from pbem.games.hare_tortoise.resolution import Outcome
 from pbem.games.hare_tortoise.state import State
-from pbem.games.hare_tortoise.orders.model import OrderSheet
 
 GAMES = 500
 MAX_TURNS = 400
@@ -107,16 +107,16 @@ def _check_invariants(state: State, before: State, slots: tuple[object, ...]) ->
     racing_before = [r for r in before.runners if not r.home]
     if not state.over:
         # every racing runner had at least one slot, the first mover two (unless it got home)
-        seats_seen = {getattr(s, "seat") for s in slots}
+        seats_seen = {getattr(s, "seat") for s in slots}  # noqa: B009 - slots are typed object
         assert seats_seen == {before.seat_of(r.name) for r in racing_before}
     for s in slots:
-        assert isinstance(getattr(s, "outcome"), Outcome)
+        assert isinstance(getattr(s, "outcome"), Outcome)  # noqa: B009
 
 
 POOL = 400
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sheet_pool(players: tuple[str, ...]) -> tuple[OrderSheet, ...]:
     """Random sheets for these seats, parsed once: parsing every sheet of every turn is slow."""
     rng = random.Random(len(players))

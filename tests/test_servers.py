@@ -12,6 +12,7 @@ from pathlib import Path
 import aiosmtplib
 import pytest
 import sqlalchemy
+
 from conftest import MailStack, unavailable
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import base64
-import io
 import functools
 import hashlib
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -73,14 +73,15 @@ def compose(
     # Each picture goes in as a short placeholder and its base64 text (encoded once, cached) is
     # put in place afterwards: every player's report carries the same picture twice, and the
     # email package would encode it line by line each time.
-    placeholders = [f"pbem-picture-{n}-{hashlib.sha256(p.png).hexdigest()[:16]}".encode() for n, p in enumerate(pictures)]
+    placeholders = [f"pbem-picture-{n}-{hashlib.sha256(p.png).hexdigest()[:16]}".encode()
+                    for n, p in enumerate(pictures)]
     body: MIMEBase = _text(text, "plain")
     if html is not None:
         html_part: MIMEBase = _text(html, "html")
         if pictures:
             related = MIMEMultipart("related")
             related.attach(html_part)
-            for pic, holder in zip(pictures, placeholders):
+            for pic, holder in zip(pictures, placeholders, strict=True):
                 image = MIMEImage(holder, "png")
                 image["Content-ID"] = f"<{pic.cid}>"
                 image.add_header("Content-Disposition", "inline", filename=pic.filename)
@@ -93,7 +94,7 @@ def compose(
     if pictures:
         mixed = MIMEMultipart("mixed")
         mixed.attach(body)
-        for pic, holder in zip(pictures, placeholders):
+        for pic, holder in zip(pictures, placeholders, strict=True):
             image = MIMEImage(holder, "png")
             image.add_header("Content-Disposition", "attachment", filename=pic.filename)
             mixed.attach(image)
@@ -118,7 +119,7 @@ def compose(
     # no folding: Message-IDs and In-Reply-To stay on one line, as mail programs write them
     BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(msg)
     raw = out.getvalue()
-    for pic, holder in zip(pictures, placeholders):
+    for pic, holder in zip(pictures, placeholders, strict=True):
         raw = raw.replace(base64.b64encode(holder), _base64_lines(pic.png))
     return raw
 
