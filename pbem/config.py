@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pbem.clock import require_span
 from pbem.errors import PbemError
@@ -92,7 +92,7 @@ class Config:
 class Key:
     """One key of a table: the TOML type it takes, an example, and a check of its value."""
 
-    kind: str  # "string", "integer" or "spans" (a list of spans)
+    kind: Literal["string", "integer", "spans"]  # spans: a list of spans such as "48h"
     example: str
     check: Callable[[Any], str | None] | None = None  # what is wrong with the value, or None
 
@@ -140,8 +140,12 @@ _KIND_NAMES = {"string": "a string (in quotes)", "integer": "a whole number (no 
                "spans": 'a list of spans in quotes, e.g. ["48h", "6h"]'}
 
 
-def _found(value: Any) -> str:
-    """What a TOML value is, for an error message: "the string '587'", "a table"."""
+def _found(value: Any, *, secret: bool = False) -> str:
+    """What a TOML value is, for an error message: "the string '587'", "a table" ("a whole number"
+    for a secret, whose value an error message must not show)."""
+    if secret:
+        kinds = {bool: "a boolean", int: "a whole number", float: "a number", list: "a list", dict: "a table"}
+        return kinds.get(type(value), f"a {type(value).__name__}")
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, str):
@@ -186,7 +190,7 @@ def _check_value(table: str, key: str, value: Any) -> str | None:
     else:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     if not ok:
-        return (f"[{table}] {key} must be {_KIND_NAMES[spec.kind]}, not {_found(value)}; "
+        return (f"[{table}] {key} must be {_KIND_NAMES[spec.kind]}, not {_found(value, secret=key == 'password')}; "
                 f"write it like {spec.example}")
     if spec.kind == "spans":
         for text in value:

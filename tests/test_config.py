@@ -65,6 +65,7 @@ def test_unknown_keys_and_tables_name_the_nearest_known_one(tmp_path: Path, text
         ('[reminders]\nbefore = "48h"\n', r'\[reminders\] before must be a list of spans .* not the string \'48h\''),
         ('[reminders]\nbefore = [48]\n', "not the list \\[48\\]"),
         ('database = "sqlite:///x"\n', "database must be a table"),
+        (SMTP + "password = 123456\n", r"\[smtp\] password must be a string \(in quotes\), not a whole number;"),
     ],
 )
 def test_values_of_the_wrong_type_name_the_key_the_type_and_what_was_found(tmp_path: Path, text: str,
