@@ -79,6 +79,14 @@ def unavailable(what: str, reason: str) -> NoReturn:
                 f"(the tests must run as root)")
 
 
+def require(tool: str) -> str:
+    """The path of the command-line program `tool`; skips the test (fails it under CI) when it is missing."""
+    path = shutil.which(tool)
+    if path is None:
+        unavailable(tool, "not installed")
+    return path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
