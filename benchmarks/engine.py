@@ -16,8 +16,8 @@ import time
 
 from pbem.games.chance import SeededChance
 from pbem.games.hare_tortoise import engine
-from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.orders.parser import parse_sheet
+from pbem.games.hare_tortoise.rules import find_ruleset
 
 SHEET = (
     "DEFAULT: HOME ELSE IF LETTUCES > 0 AND CARROTS > 30 THEN NEXT LETTUCE "

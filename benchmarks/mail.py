@@ -199,7 +199,8 @@ def smtp_bench(directory: Path, count: int, repeat: int, baseline: bool) -> list
     t = time.perf_counter()
     reports = real_reports()
     acks = [acknowledgement(n) for n in range(50)]
-    print(f"mails: {len(reports)} real turn reports of {min(map(len, reports)) // 1024}-{max(map(len, reports)) // 1024} kB "
+    smallest, largest = min(map(len, reports)) // 1024, max(map(len, reports)) // 1024
+    print(f"mails: {len(reports)} real turn reports of {smallest}-{largest} kB "
           f"(built in {time.perf_counter() - t:.1f} s), acknowledgements of ~{len(acks[0]) // 1024} kB", flush=True)
     rows: list[Row] = []
     sink = Sink(directory)
@@ -277,7 +278,8 @@ def mark_unseen(settings: ImapSettings) -> None:
         client.logout()
 
 
-def time_fetch(settings: ImapSettings, count: int, fetch: Callable[[ImapSettings, Callable[[int, bytes], None]], int]) -> float:
+def time_fetch(settings: ImapSettings, count: int,
+               fetch: Callable[[ImapSettings, Callable[[int, bytes], None]], int]) -> float:
     mark_unseen(settings)
     got: list[bytes] = []
     start = time.perf_counter()

@@ -117,7 +117,8 @@ def main() -> None:
         for key, value in part.items():
             statuses[key] = statuses.get(key, 0) + value
     ingest_s = time.perf_counter() - t
-    print(f"ingest:  {len(mails)} mails in {ingest_s:.1f} s = {len(mails) / ingest_s:,.0f} mails/s {statuses}", flush=True)
+    print(f"ingest:  {len(mails)} mails in {ingest_s:.1f} s = {len(mails) / ingest_s:,.0f} mails/s {statuses}",
+          flush=True)
 
     t = time.perf_counter()
     names = [f"wave-{g:04d}" for g in range(args.games)]

@@ -455,9 +455,16 @@ def outbox(failed: bool, config_path: Path | None) -> None:
     click.echo(f"{len(rows)} mail{'s' if len(rows) != 1 else ''}")
 
 
+def _finite(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
+    if value != value or value == float("inf"):  # nan and inf pass click.FloatRange
+        raise click.BadParameter(f"{value} is not a number of seconds; give one such as 60")
+    return value
+
+
 @main.command()
 @click.option("--once", is_flag=True, help="Do one round and exit (for cron).")
-@click.option("--interval", type=float, default=60.0, show_default=True, help="Seconds between rounds.")
+@click.option("--interval", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              callback=_finite, help="Seconds between rounds.")
 @click.option("--worker", default=None, help="This worker's name (default: host:pid).")
 @click.option("-v", "--verbose", is_flag=True, help="Log every message and mail.")
 @config_option

@@ -40,7 +40,8 @@ class RoundReport:
         if self.fetched:
             parts.append(f"{self.accepted} accepted, {self.refused} refused, {self.ignored} ignored, "
                          f"{self.quarantined} quarantined")
-        parts.append(f"{len(self.resolved)} turns resolved" + (f" ({', '.join(self.resolved)})" if self.resolved else ""))
+        which = f" ({', '.join(self.resolved)})" if self.resolved else ""
+        parts.append(f"{len(self.resolved)} turns resolved{which}")
         parts.append(f"{self.reminders} reminders")
         parts.append(f"{self.sent} sent" + (f", {self.retry} to retry" if self.retry else "")
                      + (f", {self.failed} failed for good" if self.failed else ""))

@@ -35,7 +35,8 @@ class GameRow(SQLModel, table=True):
     deadline: datetime | None = None  # of the current turn, UTC
     interval_seconds: int | None = None  # unused since `schedule` (0003); kept so older databases still match
     schedule: str = Field(default="", sa_column_kwargs={"server_default": ""})  # the deadline rule
-    early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})  # resolve once all orders are in
+    # resolve once all orders are in
+    early: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
     created_at: datetime = Field(default_factory=utcnow)
     # Since migration 0005: the game's options (JSON list) and the draws made at set-up (JSON).
     options: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
@@ -190,12 +191,25 @@ def _sqlite_pragmas(busy_timeout: float) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+def open_engine(url: str) -> Engine:
+    """The engine for `url`; a PostgreSQL URL without its driver installed says how to install it."""
+    try:
+        return create_engine(url)
+    except ImportError as err:
+        if not url.startswith("postgres"):
+            raise
+        raise PbemError(
+            f"the database URL needs a PostgreSQL driver that is not installed ({err}): "
+            "pip install 'pbem[postgres]', and write the URL as postgresql+psycopg://user:password@host/dbname"
+        ) from None
+
+
 class Store:
     """Opens the database and answers every question the moderator asks of it."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        self.engine: Engine = open_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas(sqlite_busy_timeout(url)))
 
@@ -257,7 +271,9 @@ class Store:
 
     def games_of_address(self, session: Session, address: str) -> list[GameRow]:
         rows = session.exec(
-            select(GameRow).join(PlayerRow, col(PlayerRow.game_id) == GameRow.id).where(PlayerRow.email == address.lower())
+            select(GameRow)
+            .join(PlayerRow, col(PlayerRow.game_id) == GameRow.id)
+            .where(PlayerRow.email == address.lower())
         )
         return list(rows)
 

@@ -79,6 +79,14 @@ def unavailable(what: str, reason: str) -> NoReturn:
                 f"(the tests must run as root)")
 
 
+def require(tool: str) -> str:
+    """The path of the command-line program `tool`; skips the test (fails it under CI) when it is missing."""
+    path = shutil.which(tool)
+    if path is None:
+        unavailable(tool, "not installed")
+    return path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -246,7 +254,8 @@ class MailStack:
         deadline = time.monotonic() + 10
         while not self._accepts(self.address(name)):
             if time.monotonic() > deadline:
-                raise AssertionError(f"Postfix still refuses {self.address(name)} 10 s after add_user\n{self.log_tail()}")
+                raise AssertionError(f"Postfix still refuses {self.address(name)} 10 s after add_user\n"
+                                     f"{self.log_tail()}")
             time.sleep(0.05)
         return self.address(name)
 

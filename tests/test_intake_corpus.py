@@ -24,21 +24,25 @@ def _messages() -> list[tuple[str, str]]:
         return [(row["path"], row["class"]) for row in csv.DictReader(fh) if row["kind"] in ("message", "not_mail")]
 
 
+Outcomes = dict[str, tuple[str, str, str]]  # corpus path -> (status, reason, step)
+
+
 @pytest.fixture(scope="module")
-def intake(tmp_path_factory: pytest.TempPathFactory) -> tuple[Moderator, dict[str, tuple[str, str, str]]]:
+def intake(tmp_path_factory: pytest.TempPathFactory) -> tuple[Moderator, Outcomes]:
     root = tmp_path_factory.mktemp("corpus")
     m = Moderator(load_config(write_config(root)))
     m.store.create()
     m.new_game("race", game="hare-tortoise", rules=None, seed=1, deadline=None,
-               players=[PlayerSpec("Ann", "ann@example.org", "AAA-111"), PlayerSpec("Bob", "bob@example.org", "BBB-222")])
-    outcome: dict[str, tuple[str, str, str]] = {}
+               players=[PlayerSpec("Ann", "ann@example.org", "AAA-111"),
+                        PlayerSpec("Bob", "bob@example.org", "BBB-222")])
+    outcome: Outcomes = {}
     items = [((CORPUS / path).read_bytes(), path) for path, _ in _messages()]
-    for (raw, path), result in zip(items, m.ingest_many(items)):
+    for (_raw, path), result in zip(items, m.ingest_many(items), strict=True):
         outcome[path] = (result.status, result.reason, result.step)
     return m, outcome
 
 
-def test_every_message_is_kept_with_a_status_and_a_reason(intake: tuple[Moderator, dict[str, tuple[str, str, str]]]) -> None:
+def test_every_message_is_kept_with_a_status_and_a_reason(intake: tuple[Moderator, Outcomes]) -> None:
     m, outcome = intake
     assert len(outcome) == len(_messages()) > 250
     statuses = Counter(s for s, _, _ in outcome.values())
@@ -52,7 +56,7 @@ def test_every_message_is_kept_with_a_status_and_a_reason(intake: tuple[Moderato
     assert all(r.raw for r in stored)
 
 
-def test_bounces_and_auto_replies_are_ignored_without_reply(intake: tuple[Moderator, dict[str, tuple[str, str, str]]]) -> None:
+def test_bounces_and_auto_replies_are_ignored_without_reply(intake: tuple[Moderator, Outcomes]) -> None:
     m, outcome = intake
     for path, cls in _messages():
         if cls in NEVER_ORDERS:

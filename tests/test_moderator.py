@@ -128,7 +128,8 @@ def test_the_same_mail_twice_changes_nothing(gm: Path) -> None:
 
 def test_a_later_sheet_replaces_the_earlier(gm: Path) -> None:
     ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2\n", mid="a1@x"), "a1.eml")
-    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5\nMOVE: TO 8\n", mid="a2@x"), "a2.eml")
+    ingest(gm, order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5\nMOVE: TO 8\n", mid="a2@x"),
+           "a2.eml")
     assert "replaces the one you sent before" in text_of(outbox(gm)[-1])
     ok(run("resolve-turn", "race"))
     data = json.loads(ok(run("show", "race", "--json")).output)
@@ -145,7 +146,8 @@ def test_a_later_sheet_replaces_the_earlier(gm: Path) -> None:
          "these orders are for turn 4, which is not open yet; the current turn is 1"),
     ],
 )
-def test_bad_mail_gets_a_polite_refusal_and_no_orders(gm: Path, sender: str, body: str, subject: str, reason: str) -> None:
+def test_bad_mail_gets_a_polite_refusal_and_no_orders(gm: Path, sender: str, body: str, subject: str,
+                                                      reason: str) -> None:
     out = ingest(gm, order_mail(sender, body, mid="r1@x", subject=subject), "r1.eml")
     assert "refused" in out
     refusal = outbox(gm)[-1]
@@ -180,8 +182,9 @@ def test_a_crashing_step_quarantines_the_message_and_the_run_goes_on(gm: Path, m
     steps.insert(5, ("explode", crash))
     monkeypatch.setattr(intake, "PIPELINE", tuple(steps))
     (gm / "mails").mkdir()
-    (gm / "mails" / "1.eml").write_bytes(order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: boom", mid="q1@x"))
-    (gm / "mails" / "2.eml").write_bytes(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="q2@x"))
+    mails = gm / "mails"
+    (mails / "1.eml").write_bytes(order_mail("ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: boom", mid="q1@x"))
+    (mails / "2.eml").write_bytes(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="q2@x"))
     out = ok(run("ingest", str(gm / "mails"))).output
     assert "1.eml: quarantined" in out and "2.eml: accepted" in out
     listing = ok(run("quarantine", "list")).output
@@ -231,7 +234,8 @@ def test_reports_never_leak_another_players_carrots(gm: Path) -> None:
     ok(run("resolve-turn", "race"))
     state = json.loads(ok(run("show", "race", "--json")).output)
     carrots = {r["name"]: r["carrots"] for r in state["runners"]}
-    reports = {p.name.split("-")[2].split("@")[0]: p for p in outbox(gm) if "-report-" in p.name and "gm-" not in p.name}
+    reports = {p.name.split("-")[2].split("@")[0]: p for p in outbox(gm)
+               if "-report-" in p.name and "gm-" not in p.name}
     assert set(reports) == {"ann", "bob", "cyd"}
     for reader, path in reports.items():
         for body in (text_of(path), html_of(path)):
@@ -241,7 +245,8 @@ def test_reports_never_leak_another_players_carrots(gm: Path) -> None:
                     re.search(rf"<strong>{name}</strong></td><td[^>]*>\S+</td><td[^>]*>\d</td><td[^>]*>{value}<", body)
                 assert bool(shown) == own, (reader, name)
             assert "carrots" not in "".join(
-                line for line in body.splitlines() if re.match(r"\s+\d+\. .* — (taken|skipped)", line) and reader not in line.lower()
+                line for line in body.splitlines()
+                if re.match(r"\s+\d+\. .* — (taken|skipped)", line) and reader not in line.lower()
             )
     gm_report = next(p for p in outbox(gm) if "gm-report" in p.name)
     assert all(f"carrots {v}" in text_of(gm_report) for v in carrots.values())
@@ -302,7 +307,8 @@ def test_ingest_reads_the_maildir_and_stdin(gm: Path) -> None:
     out = ok(run("ingest")).output
     assert "accepted Ann in race" in out
     assert not list((gm / "inbox" / "new").iterdir()) and len(list((gm / "inbox" / "cur").iterdir())) == 1
-    out = ok(run("ingest", "-", input=order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="s@x"))).output
+    mail = order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4", mid="s@x")
+    out = ok(run("ingest", "-", input=mail)).output
     assert "accepted Bob in race" in out
 
 

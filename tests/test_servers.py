@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -12,15 +11,8 @@ from pathlib import Path
 import aiosmtplib
 import pytest
 import sqlalchemy
-from conftest import MailStack, unavailable
 
-
-def require(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        unavailable(tool, "not installed")
-    return path
-
+from conftest import MailStack, require, unavailable
 
 ORDERS = "GAME race-7\nTURN 3\nSECRET 4f2a9c\nMOVE 12\nIF POSITION > 40 THEN HARE ELSE MOVE 3\n"
 

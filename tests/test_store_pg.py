@@ -77,7 +77,8 @@ def test_a_claim_is_taken_over_after_its_lease(store: Store) -> None:
     assert not store.mark_sent(mail_id, "dead", NOW)  # the dead worker woke up: too late
     assert store.mark_sent(mail_id, "w2", NOW + timedelta(seconds=61), path="/out/1.eml")
     row = mail(store, mail_id)
-    assert (row.status, row.sent_at, row.path, row.claimed_by) == ("sent", NOW + timedelta(seconds=61), "/out/1.eml", "w2")
+    sent_at = NOW + timedelta(seconds=61)
+    assert (row.status, row.sent_at, row.path, row.claimed_by) == ("sent", sent_at, "/out/1.eml", "w2")
     assert store.claim_mails("w3", NOW + timedelta(days=1), 10, lease_seconds=60) == []
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import base64
-import io
 import functools
 import hashlib
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -105,7 +105,8 @@ def compose(
     # Each picture goes in as a short placeholder and its base64 text (encoded once, cached) is
     # put in place afterwards: every player's report carries the same picture twice, and the
     # email package would encode it line by line each time.
-    placeholders = [f"pbem-picture-{n}-{hashlib.sha256(p.png).hexdigest()[:16]}".encode() for n, p in enumerate(pictures)]
+    placeholders = [f"pbem-picture-{n}-{hashlib.sha256(p.png).hexdigest()[:16]}".encode()
+                    for n, p in enumerate(pictures)]
     body: MIMEBase = _text(text, "plain")
     if html is not None:
         html_part: MIMEBase = _text(html, "html")
@@ -114,7 +115,7 @@ def compose(
             # offered for saving too; a second attached copy only doubled the mail's size.
             related = MIMEMultipart("related")
             related.attach(html_part)
-            for pic, holder in zip(pictures, placeholders):
+            for pic, holder in zip(pictures, placeholders, strict=True):
                 image = MIMEImage(holder, "png")
                 image["Content-ID"] = f"<{pic.cid}>"
                 image.add_header("Content-Disposition", "inline", filename=pic.filename)
@@ -127,7 +128,7 @@ def compose(
     elif pictures:
         mixed = MIMEMultipart("mixed")
         mixed.attach(body)
-        for pic, holder in zip(pictures, placeholders):
+        for pic, holder in zip(pictures, placeholders, strict=True):
             image = MIMEImage(holder, "png")
             image.add_header("Content-Disposition", "inline", filename=pic.filename)
             mixed.attach(image)
@@ -156,7 +157,7 @@ def compose(
     # no folding: Message-IDs and In-Reply-To stay on one line, as mail programs write them
     BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(msg)
     raw = out.getvalue()
-    for pic, holder in zip(pictures, placeholders):
+    for pic, holder in zip(pictures, placeholders, strict=True):
         raw = raw.replace(base64.b64encode(holder), _base64_lines(pic.png))
     return raw
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import socket
 import ssl as ssl_module
 import time
 from collections.abc import Callable
@@ -101,7 +100,8 @@ class ImapInbox:
         # Only when TLS is used: loading the system's CA certificates takes ~30 ms.
         context = ssl_module.create_default_context() if s.ssl != "none" else None
         try:
-            client = IMAPClient(s.host, port=s.port, ssl=s.ssl == "tls", ssl_context=context if s.ssl == "tls" else None,
+            client = IMAPClient(s.host, port=s.port, ssl=s.ssl == "tls",
+                                ssl_context=context if s.ssl == "tls" else None,
                                 timeout=s.timeout)
             if s.ssl == "starttls":
                 client.starttls(context)
@@ -129,7 +129,7 @@ class ImapInbox:
             try:
                 self._fetch_past_cursor(keep, done)
                 return done[0]
-            except (OSError, IMAPClientError, socket.timeout) as err:
+            except (TimeoutError, OSError, IMAPClientError) as err:
                 log.warning("IMAP connection lost (%s); reconnecting (attempt %d of %d)", err, attempt + 1, retries)
                 self._drop()
                 time.sleep(min(2**attempt * 0.2, 5))

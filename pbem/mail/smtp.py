@@ -145,7 +145,7 @@ async def _connection(settings: SmtpSettings, queue: asyncio.Queue[Outgoing], re
                     await client.login(settings.user, settings.password)
             await _transaction(client, settings, mail)
             results.append(SendResult(mail.id, "sent"))
-        except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as err:
+        except (TimeoutError, aiosmtplib.SMTPException, OSError) as err:
             outcome, text = _classify(err)
             results.append(SendResult(mail.id, outcome, text))
             if isinstance(err, (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError, OSError,

@@ -67,7 +67,7 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def _read_version(conn: Connection) -> str | None:
-    rows = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    rows = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()  # noqa: S608 - a constant
     if len(rows) > 1:
         raise PbemError(f"the database has {len(rows)} alembic revisions ({', '.join(rows)}); pbem expects one")
     return rows[0] if rows else None

@@ -12,9 +12,9 @@ import os
 import sys
 
 from alembic.config import CommandLine
-from sqlalchemy import create_engine
 
 from pbem.migrations import alembic_config, upgrade
+from pbem.store import open_engine
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     if args[:1] == ["upgrade"] and args[1:] in ([], ["head"]):
         if not url:
             raise SystemExit("no database: pass --url URL or set PBEM_DATABASE_URL")
-        engine = create_engine(url)
+        engine = open_engine(url)
         try:
             upgrade(engine)
         finally:

@@ -80,7 +80,7 @@ class Envelope:
 def zone(name: str) -> ZoneInfo | timezone:
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a folder such as "America"
         return timezone.utc
 
 
