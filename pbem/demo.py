@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
+from pbem.games.base import Viewer
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
-from pbem.games.base import Viewer
 from pbem.resources import data_dir
 
 

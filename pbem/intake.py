@@ -430,21 +430,21 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
     the row already stored) for a duplicate: the same Message-ID and the same body. A known
     Message-ID with another body is another mail, stored under a key of its own."""
     key = message_key(raw)
-    row = m.store.add_message(MessageRow(message_id=key.id, raw=raw, source=source, received_at=m.now(),
-                                         digest=key.digest))
-    if row is None:
+    for candidate in (key.id, f"{key.id[:900]} {key.digest}"):
         with m.store.session() as session:
-            known = m.store.message_seen(session, key.id)
-        if known is not None and known.digest in (key.digest, ""):
-            return None, known
-        other = f"{key.id[:900]} {key.digest}"
-        row = m.store.add_message(MessageRow(message_id=other, raw=raw, source=source, received_at=m.now(),
+            known = m.store.message_seen(session, candidate)
+        if known is not None:
+            if known.digest in (key.digest, ""):
+                return None, known
+            continue  # the same Message-ID, another body: another mail
+        row = m.store.add_message(MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(),
                                              digest=key.digest))
-        if row is None:
+        if row is None:  # another worker stored it just now
             with m.store.session() as session:
-                return None, m.store.message_seen(session, other)
-    checkpoint("after-store-raw")
-    return row, None
+                return None, m.store.message_seen(session, candidate)
+        checkpoint("after-store-raw")
+        return row, None
+    return None, None
 
 
 def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
@@ -456,7 +456,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
         with m.store.session() as session, session.no_autoflush:
             session.add(row)
             try:
-                for step_name, step in PIPELINE:
+                for step_name, step in PIPELINE:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
                 row.status, row.step, row.reason = "accepted", "store-sheet", _accepted(it.replaced)
             except Stop as stop:

@@ -26,6 +26,7 @@ from pbem.mailer import Mailer, Outgoing
 from pbem.store import GameRow, MessageRow, PlayerRow, Store, TurnRow
 from pbem.tokens import check_secret, new_secret
 
+
 @dataclass(frozen=True)
 class PlayerSpec:
     name: str

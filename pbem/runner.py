@@ -7,7 +7,7 @@ import os
 import socket
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 from pbem.clock import parse_span

@@ -18,6 +18,7 @@ import pytest
 from pbem.demo import run_demo
 from pbem.games.base import Viewer
 from pbem.moderator import Moderator
+from pbem.store import TurnRow
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def differences(m: Moderator, name: str) -> Iterator[str]:
         after = m.state(game, record.after)
         slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
 
-        def mails(state: object, resolutions: object) -> dict[str, bytes]:
+        def mails(state: object, resolutions: object, record: TurnRow = record) -> dict[str, bytes]:
             out = m.mailer.reports(game, engine, players, state, resolutions, turn=record.turn,
                                    resolved=record.resolved_at, deadline=record.deadline)
             return {mail.to: mail.raw for mail in out}
@@ -64,7 +65,8 @@ def test_the_check_catches_a_view_that_leaks(campaign: Moderator, monkeypatch: p
 
 def test_the_check_catches_a_report_that_shows_unredacted_slots(campaign: Moderator,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.games.hare_tortoise import present, view as views
+    from pbem.games.hare_tortoise import present
+    from pbem.games.hare_tortoise import view as views
 
     monkeypatch.setattr(views, "redact", lambda slot, viewer: slot)
     honest = present._slot_view

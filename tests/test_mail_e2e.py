@@ -226,7 +226,10 @@ def test_reminders_go_to_players_without_orders_once(clean_mailstack: MailStack,
         assert len(got) == count
     reminder = next(m for m in stack.messages("bob") if str(m["Subject"]).startswith("Reminder"))
     text = reminder.get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    assert "Fri 20 Nov 2026 12:00 UTC" in text and "SECRET BBB-222" in text
+    from pbem.tokens import reply_token
+
+    assert "Fri 20 Nov 2026 12:00 UTC" in text and f"SECRET {reply_token('BBB-222', 'race', 1)}" in text
+    assert "BBB-222" not in text
 
 
 def test_imap_idle_wakes_up_when_mail_arrives(clean_mailstack: MailStack, tmp_path: Path) -> None:

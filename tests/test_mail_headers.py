@@ -65,7 +65,7 @@ def _read_all(raw: bytes) -> None:
 @example([NASTY[1]] * len(FIELDS))
 @example([NASTY[0]] * len(FIELDS))
 def test_readers_never_raise_on_any_field_value(fields: list[bytes]) -> None:
-    raw = b"".join(f"{name}: ".encode() + value + b"\n" for name, value in zip(FIELDS, fields))
+    raw = b"".join(f"{name}: ".encode() + value + b"\n" for name, value in zip(FIELDS, fields, strict=True))
     _read_all(raw + b"\nbody\n")
 
 

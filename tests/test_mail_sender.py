@@ -49,7 +49,8 @@ def test_no_from_and_two_froms() -> None:
     assert isinstance(got, Refusal) and "more than one From" in got.reason
 
 
-AR_FAIL = b"Authentication-Results: mx.pbem.example; spf=pass smtp.mailfrom=evil.example;\n dmarc=fail (p=reject) header.from=example.org\n"
+AR_FAIL = (b"Authentication-Results: mx.pbem.example; spf=pass smtp.mailfrom=evil.example;\n"
+           b" dmarc=fail (p=reject) header.from=example.org\n")
 AR_PASS = b"Authentication-Results: mx.pbem.example; dmarc=pass header.from=example.org\n"
 
 

@@ -289,7 +289,9 @@ def campaign(url: str, root: Path) -> dict[str, Any]:
             m.ingest(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: IF SQUARE 5 IS FREE THEN TO 5 "
                                 "ELSE NEXT\n", mid="b1@x")),
             m.ingest(order_mail("eve@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 5", mid="e1@x")),
-            m.ingest(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4\n", mid="b1@x")),
+            m.ingest(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: IF SQUARE 5 IS FREE THEN TO 5 "
+                                "ELSE NEXT\n", mid="b1@x")),  # the same mail again
+            m.ingest(order_mail("bob@example.net", "GAME race\nSECRET BBB-222\nMOVE: TO 4\n", mid="b1@x")),  # another
         ]
         summary = m.resolve("race")
         with pytest.raises(PbemError, match="already resolved"):
@@ -319,7 +321,7 @@ def campaign(url: str, root: Path) -> dict[str, Any]:
 def test_the_moderator_on_postgres_does_what_it_does_on_sqlite(pg_database_url: str, tmp_path: Path) -> None:
     on_sqlite = campaign(f"sqlite:///{tmp_path / 'pbem.sqlite'}", tmp_path / "sqlite")
     on_postgres = campaign(pg_database_url, tmp_path / "postgres")
-    assert [r[0] for r in on_sqlite["results"]] == ["accepted", "accepted", "accepted", "refused", "duplicate"]
+    assert [r[0] for r in on_sqlite["results"]] == ["accepted", "accepted", "accepted", "refused", "duplicate", "accepted"]
     assert on_sqlite["summary"][0] == 1 and on_sqlite["game"][0] == 2
     assert len(on_sqlite["outbox"]) == len(on_sqlite["mails"]) > 0
     for key in on_sqlite:

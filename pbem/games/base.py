@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pbem.games.present import Presenter
 
 S = TypeVar("S")  # a game's state
-O = TypeVar("O")  # a game's parsed orders (one sheet)
+Orders = TypeVar("Orders")  # a game's parsed orders (one sheet)
 R = TypeVar("R")  # a game's resolution record (one event of a turn)
 
 
@@ -191,10 +191,10 @@ class TurnOutcome(Generic[S, R]):
 
 
 @dataclass(frozen=True)
-class Parsed(Generic[O]):
+class Parsed(Generic[Orders]):
     """One sheet as the game read it: the typed orders and the echo of every line."""
 
-    orders: O
+    orders: Orders
     #: the game's answer to each of the sheet's lines (the header lines are echoed by the reader)
     echo: tuple[Echo, ...]
     #: the slots (or plays) the orders fill, and how many the seat has; for the acknowledgement
@@ -202,8 +202,8 @@ class Parsed(Generic[O]):
     expected: int = 0
 
 
-class Game(ABC, Generic[S, O, R]):
-    """A pure rules engine behind the moderator: states in, states and resolutions out, no I/O."""
+class Game(ABC, Generic[S, Orders, R]):
+    """A pure rules engine behind the moderator: states in, states and resolutions out, no I/Orders."""
 
     info: ClassVar[GameInfo]
     #: the version of the state's JSON; `upgrade` brings older stored states up to it
@@ -231,10 +231,10 @@ class Game(ABC, Generic[S, O, R]):
         """The seats that must send orders for the state's turn (empty when the game is over)."""
 
     @abstractmethod
-    def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[O]:
+    def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
         """Read the order lines of a sheet written by seat `author`."""
 
-    def default_orders(self, state: S, seat: int) -> O | None:
+    def default_orders(self, state: S, seat: int) -> Orders | None:
         """The orders of a seat that sent none (None: the engine applies its own default)."""
         return None
 
@@ -244,7 +244,7 @@ class Game(ABC, Generic[S, O, R]):
         return next((i for i, n in enumerate(self.seats(state)) if n.lower() == key), None)
 
     @abstractmethod
-    def resolve(self, state: S, orders: Mapping[int, O], chance: Chance) -> TurnOutcome[S, R]:
+    def resolve(self, state: S, orders: Mapping[int, Orders], chance: Chance) -> TurnOutcome[S, R]:
         """Resolve the state's turn with each seat's orders (a missing seat sent none)."""
 
     @abstractmethod

@@ -16,7 +16,7 @@ from datetime import datetime
 from email.message import Message
 from typing import Final
 
-from pbem.mail.guard import header_end, header_block, header_fields, normalise_line_ends
+from pbem.mail.guard import header_block, header_end, header_fields, normalise_line_ends
 
 __all__ = [
     "MAX_ID",

@@ -18,10 +18,10 @@ import email.header
 import email.policy
 import functools
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
-from collections.abc import Collection
 from typing import Final
 
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block

@@ -22,7 +22,8 @@ from pbem.games.base import (
 )
 from pbem.games.chance import Chance
 from pbem.games.codec import CaseCodec
-from pbem.games.hare_tortoise import engine, view as views
+from pbem.games.hare_tortoise import engine
+from pbem.games.hare_tortoise import view as views
 from pbem.games.hare_tortoise.orders.model import OrderSheet
 from pbem.games.hare_tortoise.orders.parser import KEYWORDS, parse_lines
 from pbem.games.hare_tortoise.present import HarePresenter

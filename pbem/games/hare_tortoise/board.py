@@ -94,7 +94,7 @@ def parse_board(name: str, spec: str) -> Board:
     if len(words) % 2:
         raise ValueError(f"board {name!r}: odd number of words")
     table: dict[int, Square] = {}
-    for number, label in zip(words[::2], words[1::2]):
+    for number, label in zip(words[::2], words[1::2], strict=True):
         if label.isdigit():
             square = Square(Kind.NUMBER, frozenset(int(c) for c in label))
         else:

@@ -5,14 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from pbem.errors import PbemError
 from pbem.games.chance import Chance
 from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
-from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
-from pbem.games.hare_tortoise.rules import HareEffect, Ruleset
-from pbem.games.hare_tortoise.state import Must, Runner, State
 from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
@@ -30,6 +26,9 @@ from pbem.games.hare_tortoise.orders.model import (
     RunnerTest,
     SquareIs,
 )
+from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
+from pbem.games.hare_tortoise.rules import HareEffect, Ruleset
+from pbem.games.hare_tortoise.state import Must, Runner, State
 
 #: cost in carrots of a forward move of d squares: d(d + 1) / 2
 COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
@@ -46,13 +45,17 @@ _new = tuple.__new__
 # Enum members are read once here: attribute access on an Enum class costs ~100 ns, and the
 # engine's hot path reads them at every slot.
 (_O_MISSED, _O_ATE, _O_FORWARD, _O_HOME, _O_BACK, _O_STAY_TAKE, _O_STAY_GIVE, _O_STUCK) = (
-    Outcome.MISSED, Outcome.ATE, Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE, Outcome.STUCK)
-(_H_BACK_TO_HARE, _H_MISS_TURN, _H_BACK_TO_CARROT, _H_CHEW_CARROT, _H_RESTORE, _H_REFUND, _H_HALVE, _H_EXTRA_SLOT, _H_AHEAD_TO_CARROT, _H_CHEW_LETTUCE) = (
-    HareEffect.BACK_TO_HARE, HareEffect.MISS_TURN, HareEffect.BACK_TO_CARROT, HareEffect.CHEW_CARROT, HareEffect.RESTORE, HareEffect.REFUND, HareEffect.HALVE, HareEffect.EXTRA_SLOT, HareEffect.AHEAD_TO_CARROT, HareEffect.CHEW_LETTUCE)
+    Outcome.MISSED, Outcome.ATE, Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE,
+    Outcome.STUCK)
+(_H_BACK_TO_HARE, _H_MISS_TURN, _H_BACK_TO_CARROT, _H_CHEW_CARROT, _H_RESTORE, _H_REFUND, _H_HALVE, _H_EXTRA_SLOT,
+ _H_AHEAD_TO_CARROT, _H_CHEW_LETTUCE) = (
+    HareEffect.BACK_TO_HARE, HareEffect.MISS_TURN, HareEffect.BACK_TO_CARROT, HareEffect.CHEW_CARROT,
+    HareEffect.RESTORE, HareEffect.REFUND, HareEffect.HALVE, HareEffect.EXTRA_SLOT, HareEffect.AHEAD_TO_CARROT,
+    HareEffect.CHEW_LETTUCE)
 
 # A legal move: (outcome, target square, carrots paid, carrots drawn). An illegal one: its reason.
 Move = tuple[Outcome, int, int, int]
-MoveOrReason = Union[Move, str]
+MoveOrReason = Move | str
 CondFn = Callable[["_Turn", int], bool]
 ActFn = Callable[["_Turn", int], MoveOrReason]
 
@@ -116,7 +119,7 @@ class _Turn:
         self.kinds = self.tab.kinds
         rs = state.runners
         self.n = len(rs)
-        names, sq, car, let, place, must, skip = zip(*rs)
+        names, sq, car, let, place, must, skip = zip(*rs, strict=True)
         self.names, self.sq, self.car, self.let = names, list(sq), list(car), list(let)
         self.place, self.skip, self.must = list(place), list(skip), list(must)
         occ = self.occ = [0] * (HOME + 1)
@@ -298,7 +301,7 @@ def _compile_action(action: Action, tab: _Tables) -> ActFn:
     return lambda t, i: "lettuces are eaten by rule at the slot after landing; EAT is never a move"
 
 
-ChainFn = Callable[["_Turn", int], tuple[Union[Move, None], list[Tried]]]
+ChainFn = Callable[["_Turn", int], tuple[Move | None, list[Tried]]]
 Compiled = tuple[str, ChainFn]
 
 
@@ -456,7 +459,7 @@ def resolve_turn(
                 if t.sq[j] != HOME:
                     t.place[j] = t.n
             break
-    runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip)])
+    runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip, strict=True)])
     first = state.first if over else _next_first_mover(t.sq, state.first)
     return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
 

@@ -105,7 +105,8 @@ def _slot_view(slot: Slot, reader: Reader, board_kinds: Sequence[Kind]) -> SlotV
         headline += " (extra slot)"
     details: list[str] = []
     if slot.bonus:
-        details.append(f"number square: {slot.name} is {slot.position}{_suffix(slot.position)} and draws {slot.bonus} carrots first")
+        details.append(f"number square: {slot.name} is {slot.position}{_suffix(slot.position)} "
+                       f"and draws {slot.bonus} carrots first")
     if slot.outcome is Outcome.ATE:
         details.append(f"draws {slot.drew} carrots (10 x position {slot.position}); must leave at the next slot")
     if slot.outcome in (Outcome.FORWARD, Outcome.HOME) and slot.paid:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from functools import cache
 
 from pbem.games.hare_tortoise.engine import turn_sequence
 from pbem.games.hare_tortoise.resolution import Slot
@@ -58,7 +58,7 @@ def owner(resolution: Slot) -> int | None:
     return resolution.seat
 
 
-@lru_cache(maxsize=None)
+@cache
 def sheet_pool(seats: tuple[str, ...]) -> tuple[str, ...]:
     rng = random.Random(len(seats))
     return tuple(_sheet(rng, seats) for _ in range(POOL))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 class ActionKind(enum.Enum):
@@ -171,7 +171,7 @@ class Or:
         return " OR ".join(str(p) for p in self.parts)
 
 
-Condition = Union[SquareIs, PlayerIs, IAm, Compare, Not, And, Or]
+Condition = SquareIs | PlayerIs | IAm | Compare | Not | And | Or
 
 
 def _wrap(cond: Condition, kinds: tuple[type, ...]) -> str:

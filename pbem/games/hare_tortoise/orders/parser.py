@@ -13,7 +13,6 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
 from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
@@ -38,6 +37,7 @@ from pbem.games.hare_tortoise.orders.model import (
     SheetLine,
     SquareIs,
 )
+from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
 
 HIGHEST_SQUARE = 64
 
