@@ -79,6 +79,10 @@ class Config:
     smtp: dict[str, Any] = field(default_factory=dict)
     reminders: tuple[str, ...] = ("48h", "6h")
     max_replies_per_hour: int = 20
+    reply_to_strangers: bool = False
+    strangers_per_hour: int = 20
+    authserv_id: str | None = None
+    max_mail_bytes: int = 5 * 1024 * 1024
 
     @property
     def base(self) -> Path:
@@ -92,7 +96,7 @@ class Config:
 class Key:
     """One key of a table: the TOML type it takes, an example, and a check of its value."""
 
-    kind: Literal["string", "integer", "spans"]  # spans: a list of spans such as "48h"
+    kind: Literal["string", "integer", "boolean", "spans"]  # spans: a list of spans such as "48h"
     example: str
     check: Callable[[Any], str | None] | None = None  # what is wrong with the value, or None
 
@@ -125,6 +129,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "address": Key("string", 'address = "gm@example.org"'),
         "name": Key("string", 'name = "pbem"'),
         "max_replies_per_hour": Key("integer", "max_replies_per_hour = 20", _positive),
+        "reply_to_strangers": Key("boolean", "reply_to_strangers = false"),
+        "strangers_per_hour": Key("integer", "strangers_per_hour = 20", _positive),
+        "authserv_id": Key("string", 'authserv_id = "mx.example.org"'),
+        "max_mail_kb": Key("integer", "max_mail_kb = 5120", _positive),
     },
     "database": {"url": Key("string", 'url = "sqlite:///pbem.sqlite"')},
     "inbox": {"maildir": Key("string", 'maildir = "inbox"')},
@@ -136,7 +144,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
 }
 """Every table and key pbem.toml may have; anything else is a mistake pbem names."""
 
-_KIND_NAMES = {"string": "a string (in quotes)", "integer": "a whole number (no quotes)",
+_KIND_NAMES = {"string": "a string (in quotes)", "integer": "a whole number (no quotes)", "boolean": "true or false",
                "spans": 'a list of spans in quotes, e.g. ["48h", "6h"]'}
 
 
@@ -187,6 +195,8 @@ def _check_value(table: str, key: str, value: Any) -> str | None:
         ok = isinstance(value, str)
     elif spec.kind == "integer":
         ok = isinstance(value, int) and not isinstance(value, bool)
+    elif spec.kind == "boolean":
+        ok = isinstance(value, bool)
     else:
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
     if not ok:
@@ -319,6 +329,10 @@ def load_config(path: Path | None = None) -> Config:
         smtp=smtp,
         reminders=tuple(data.get("reminders", {}).get("before", ("48h", "6h"))),
         max_replies_per_hour=mod.get("max_replies_per_hour", 20),
+        reply_to_strangers=mod.get("reply_to_strangers", False),
+        strangers_per_hour=mod.get("strangers_per_hour", 20),
+        authserv_id=mod.get("authserv_id") or None,
+        max_mail_bytes=mod.get("max_mail_kb", 5120) * 1024,
     )
 
 

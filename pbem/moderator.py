@@ -58,7 +58,10 @@ class Moderator:
         # Every moment pbem keeps is UTC: a database column may drop the zone (SQLite does).
         self._clock = now
         self.mailer = Mailer(config, self.store, self.now)
-        self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, Policy(address=config.address))
+        policy = Policy(address=config.address, max_bytes=config.max_mail_bytes,
+                        reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
+                        authserv_id=config.authserv_id)
+        self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, policy)
 
     def now(self) -> datetime:
         return self._clock().astimezone(timezone.utc)

@@ -143,3 +143,20 @@ def test_the_cli_reports_a_config_mistake_cleanly(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["status", "race", "--config", str(path)])
     assert result.exit_code == 1
     assert "did you mean 'password'?" in result.output and "Traceback" not in result.output
+
+
+def test_the_public_address_settings_reach_intake(tmp_path: Path) -> None:
+    from pbem.moderator import Moderator
+
+    path = write_config(tmp_path, address="gm@example.org")
+    text = path.read_text().replace("max_replies_per_hour = 20",
+                                    'max_replies_per_hour = 20\nreply_to_strangers = true\nstrangers_per_hour = 5\n'
+                                    'authserv_id = "mx.example.org"\nmax_mail_kb = 1024')
+    path.write_text(text)
+    policy = Moderator(load_config(path)).intake.policy
+    assert (policy.reply_to_strangers, policy.strangers_per_hour, policy.authserv_id, policy.max_bytes) == (
+        True, 5, "mx.example.org", 1024 * 1024)
+    assert policy.address == "gm@example.org"
+    path.write_text(text.replace("reply_to_strangers = true", 'reply_to_strangers = "yes"'))
+    with pytest.raises(PbemError, match="reply_to_strangers must be true or false"):
+        load_config(path)

@@ -33,7 +33,7 @@ def test_the_core_examples_parse_to_canonical_form() -> None:
     assert [a.canonical for a in sheet.accepted] == [
         "GAME race-7",
         "TURN 12",
-        "SECRET 7K2-MQ9",
+        "SECRET (checked; not repeated here)",
         "MOVE 1: IF SQUARE 23 IS FREE THEN TO 23 ELSE IF RANK <= 2 THEN BACK ELSE NEXT CARROT",
         "MOVE 2: IF CARROTS > 40 AND NOT I AM LAST THEN STAY GIVE ELSE NEXT",
         "HARE: GIVE",
