@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
@@ -21,10 +22,30 @@ class _Group(click.Group):
     """Turns PbemError into a clean message and exit code 1."""
 
     def invoke(self, ctx: click.Context) -> object:
+        from sqlalchemy.exc import DatabaseError, OperationalError
+
         try:
             return super().invoke(ctx)
         except PbemError as err:
             raise click.ClickException(str(err)) from None
+        except OperationalError as err:
+            raise click.ClickException(
+                f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
+                "its server is down. Nothing was changed by this command; run it again in a moment.") from None
+        except DatabaseError as err:
+            raise click.ClickException(
+                f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "
+                "or point [database] url in pbem.toml at the right one.") from None
+        except OSError as err:
+            if err.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise click.ClickException(
+                    f"the disk is full ({err.filename or err}): free some space and run the command again; "
+                    "what was committed stays committed, and queued mail is sent by the next `pbem send`.") from None
+            raise
+
+
+def _first_line(err: Exception) -> str:
+    return str(getattr(err, "orig", err)).strip().splitlines()[0][:200] if str(err).strip() else type(err).__name__
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -100,7 +121,9 @@ def init(directory: Path, address: str) -> None:
 
 
 def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tuple[str, ...]) -> list[PlayerSpec]:
+    from pbem.clock import find_zone
     from pbem.moderator import PlayerSpec
+    from pbem.tokens import check_secret
 
     def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
         out = {}
@@ -112,6 +135,20 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
         return out
 
     secret_of, zone_of = pairs(secrets, "--secret"), pairs(zones, "--timezone")
+    names = {p.partition("=")[0].strip().lower() for p in players}
+    for option, given in (("--secret", secret_of), ("--timezone", zone_of)):
+        for key in given:
+            if key not in names:
+                raise click.BadParameter(f"{key!r} is not one of the players given with --player", param_hint=option)
+    for key, value in secret_of.items():
+        problem = check_secret(value)
+        if problem is not None:
+            raise click.BadParameter(f"{key}: {problem}", param_hint="--secret")
+    for key, value in zone_of.items():
+        try:
+            find_zone(value)
+        except PbemError as err:
+            raise click.BadParameter(f"{key}: {err}", param_hint="--timezone") from None
     specs = []
     for p in players:
         name, sep, email = p.partition("=")
@@ -308,6 +345,8 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
         click.echo("The game is over.")
     if preview:
         click.echo("Preview only: nothing was kept.")
+    elif summary.delivery_problem:
+        raise click.ClickException(f"turn {summary.turn} of {name} is resolved and kept, but {summary.delivery_problem}")
     else:
         click.echo(f"{summary.mails} reports written to {m.config.outbox}/")
 
@@ -436,6 +475,8 @@ def send(config_path: Path | None) -> None:
     click.echo(f"Sent {report.sent} mail{'s' if report.sent != 1 else ''} to {where}"
                + (f"; {report.retry} will be retried" if report.retry else "")
                + (f"; {report.failed} failed for good (see pbem outbox --failed)" if report.failed else ""))
+    if report.failed:
+        sys.exit(1)
 
 
 @main.command()
@@ -486,6 +527,10 @@ def run(once: bool, interval: float, worker: str | None, verbose: bool, config_p
     if once:
         report = runner.round()
         click.echo(f"pbem run: {report}")
+        if report.failed:
+            click.echo(f"{report.failed} mail{' has' if report.failed == 1 else 's have'} failed for good: "
+                       "see pbem outbox --failed", err=True)
+            sys.exit(1)
         return
     runner.forever(interval)
 

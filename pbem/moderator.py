@@ -6,7 +6,7 @@ import json
 import os
 import secrets as secrets_module
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -22,6 +22,7 @@ from pbem.games.chance import SeededChance
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_eml
+from pbem.mail.sender import validate_address
 from pbem.mailer import Mailer, Outgoing
 from pbem.store import GameRow, MessageRow, PlayerRow, Store, TurnRow
 from pbem.tokens import check_secret, new_secret
@@ -47,6 +48,11 @@ class TurnSummary:
     mails: int
     preview: bool
     engine: AnyGame
+    delivery_problem: str = ""  # the turn is resolved, but its mail is still queued (why)
+
+
+class DeliveryError(PbemError):
+    """Queued mail could not be delivered now; it stays queued."""
 
 
 class Moderator:
@@ -91,12 +97,18 @@ class Moderator:
         engine = find_game(game)
         ruleset, chosen = engine.info.check_setup(rules, options, len(players))
         people = [p for p in players if p.bot is None]
-        emails = [p.email.lower() for p in people]
+        checked = []
+        for p in people:
+            try:
+                checked.append(replace(p, email=validate_address(p.email)))
+            except PbemError as err:
+                raise PbemError(f"player {p.name}: {p.email!r} is not an email address pbem can use ({err}); "
+                                "write --player NAME=EMAIL, e.g. --player Ann=ann@example.org") from None
+        emails = [p.email for p in checked]
         if len(set(emails)) != len(emails):
             raise PbemError("two players have the same email address; each player needs their own")
-        for p in people:
-            if "@" not in p.email or p.email.startswith("@") or p.email.endswith("@"):
-                raise PbemError(f"player {p.name}: {p.email!r} is not an email address (--player NAME=EMAIL)")
+        by_name = {p.name: p for p in checked}
+        players = [by_name.get(p.name, p) if p.bot is None else p for p in players]
         seed = secrets_module.randbelow(2**31) if seed is None else seed
         chance = SeededChance(seed, 0)
         setup = Setup(ruleset.name, tuple(SeatSpec(p.name, p.team, p.bot) for p in players), chosen)
@@ -255,7 +267,10 @@ class Moderator:
             resolved = TurnSummary(name, record.turn, at, after, outcome.resolutions, mails, False, engine)
             checkpoint("before-resolve-commit")
         checkpoint("after-resolve-commit")
-        self.deliver()
+        try:
+            self.deliver()
+        except DeliveryError as err:
+            return replace(resolved, delivery_problem=str(err))
         return resolved
 
     def render_turn(self, game: GameRow, players: Sequence[PlayerRow], record: TurnRow) -> list[Outgoing]:
@@ -366,11 +381,23 @@ class Moderator:
         worker = f"outbox:{os.getpid()}"
         claimed = self.store.claim_mails(worker, self.now(), 100000, 600)
         written = []
+        problem: OSError | None = None
         for mail in claimed:
             assert mail.id is not None
-            path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
-            written.append((mail.id, str(path)))
-        return self.store.mark_written(written, worker, self.now()) if written else 0
+            if problem is None:
+                try:
+                    path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
+                    written.append((mail.id, str(path)))
+                    continue
+                except OSError as err:  # a full disk, a missing or read-only folder: the mail stays queued
+                    problem = err
+            self.store.mark_retry(mail.id, worker, f"not written: {problem}", self.now())
+        done = self.store.mark_written(written, worker, self.now()) if written else 0
+        if problem is not None:
+            raise DeliveryError(f"{len(claimed) - len(written)} mails could not be written to {self.config.outbox}/ "
+                                f"({problem.strerror or problem}); they stay queued, and `pbem send` writes them once "
+                                "the problem is fixed")
+        return done
 
 
 def _aware(moment: datetime) -> datetime:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import socket
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.clock import parse_span
@@ -175,12 +176,18 @@ class Runner:
             results = send(self.smtp, [Outgoing(c.id or 0, c.recipient, c.raw) for c in claimed],
                            connections=self.connections)
             attempts = {c.id: c.attempts for c in claimed}
+            created = {c.id: c.created_at for c in claimed}
             for r in results:
                 if r.outcome == "sent":
                     store.mark_sent(r.id, self.worker, self.m.now())
                     report.sent += 1
+                elif r.outcome == "retry" and _age(self.m.now(), created.get(r.id)) > GIVE_UP_AFTER:
+                    why = f"gave up after {GIVE_UP_AFTER.days} days of temporary failures; the last: {r.error}"
+                    store.mark_failed(r.id, self.worker, why)
+                    report.failed += 1
+                    log.error("mail %d: %s", r.id, why)
                 elif r.outcome == "retry":
-                    delay = min(60 * 2 ** attempts.get(r.id, 0), 3600)
+                    delay = retry_delay(attempts.get(r.id, 0))
                     store.mark_retry(r.id, self.worker, r.error, self.m.now() + timedelta(seconds=delay))
                     report.retry += 1
                     log.warning("mail %d: will retry in %d s: %s", r.id, delay, r.error)
@@ -192,4 +199,21 @@ class Runner:
                 return
 
 
-__all__ = ["RoundReport", "Runner", "worker_name", "Path"]
+#: outgoing mail that has failed only temporarily for this long is given up (and listed as failed)
+GIVE_UP_AFTER = timedelta(days=4)
+
+
+def retry_delay(attempts: int) -> float:
+    """Back-off before the next try: doubling from a minute to an hour, with ±20% jitter so that
+    mail queued together does not retry together."""
+    base = min(60 * (1 << min(attempts, 6)), 3600)
+    return round(base * (800 + 400 * secrets.randbelow(1001) / 1000) / 1000, 3)
+
+
+def _age(now: datetime, created: datetime | None) -> timedelta:
+    if created is None:
+        return timedelta(0)
+    return now - (created if created.tzinfo else created.replace(tzinfo=timezone.utc))
+
+
+__all__ = ["GIVE_UP_AFTER", "RoundReport", "Runner", "retry_delay", "worker_name", "Path"]

@@ -394,3 +394,39 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'pbem.sqlite'}"
     value: str = request.getfixturevalue("pg_database_url")
     return value
+
+
+# ---------------------------------------------------------------------------------------------- a game
+
+GM_PLAYERS = ["Ann=ann@example.org", "Bob=bob@example.net", "Cyd=cyd@example.com"]
+GM_SECRETS = ["Ann=AAA-111", "Bob=BBB-222", "Cyd=CCC-333"]
+
+
+def _cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def _ok(result: Any) -> Any:
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture
+def gm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A GM's folder (pbem init) with the game `race`: Ann, Bob and Cyd, seed 7, a 7-day deadline,
+    the secrets AAA-111, BBB-222 and CCC-333, the clock at 2026-11-20 09:00 UTC."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    _ok(_cli("init", ".", "--address", "gm@pbem.example"))
+    args = ["new-game", "race", "--seed", "7", "--deadline", "7d"]
+    for p in GM_PLAYERS:
+        args += ["--player", p]
+    for s in GM_SECRETS:
+        args += ["--secret", s]
+    _ok(_cli(*args))
+    yield tmp_path

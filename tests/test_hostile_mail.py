@@ -15,7 +15,7 @@ import pytest
 from pbem.config import load_config
 from pbem.moderator import Moderator
 from pbem.store import MessageRow
-from tests.test_moderator import gm, ok, order_mail, outbox, run, text_of  # noqa: F401 - the gm fixture
+from tests.test_moderator import ok, order_mail, outbox, run, text_of
 
 ANN = "GAME race\nSECRET AAA-111\nMOVE: TO 5\n"
 

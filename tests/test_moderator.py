@@ -23,21 +23,6 @@ PLAYERS = ["Ann=ann@example.org", "Bob=bob@example.net", "Cyd=cyd@example.com"]
 SECRETS = ["Ann=AAA-111", "Bob=BBB-222", "Cyd=CCC-333"]
 
 
-@pytest.fixture
-def gm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
-    monkeypatch.delenv("PBEM_CONFIG", raising=False)
-    ok(run("init", ".", "--address", "gm@pbem.example"))
-    args = ["new-game", "race", "--seed", "7", "--deadline", "7d"]
-    for p in PLAYERS:
-        args += ["--player", p]
-    for s in SECRETS:
-        args += ["--secret", s]
-    ok(run(*args))
-    yield tmp_path
-
-
 def run(*args: str, input: bytes | None = None) -> Result:
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
