@@ -33,7 +33,7 @@ from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
 from pbem.mailer import Mailer, Outgoing
-from pbem.store import GameRow, MessageRow, PlayerRow, SheetRow, Store
+from pbem.store import GameRow, MailStatus, MessageRow, MessageStatus, PlayerRow, SheetRow, Store
 from pbem.tokens import new_secret, secret_matches
 
 #: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
@@ -157,19 +157,20 @@ def skip_automatic(m: Deps, session: Session, it: Intake) -> None:
         return
     if reason == BOUNCE:
         note_bounce(m, session, it)
-    raise Stop("ignored", reason)
+    raise Stop(MessageStatus.IGNORED, reason)
 
 
 def check_sender(m: Deps, session: Session, it: Intake) -> None:
     """A mail whose From is not one plain address (or whose domain fails DMARC) is not answered."""
     if it.refused_sender is not None:
-        raise Stop("refused", it.refused_sender.reason, fix=it.refused_sender.fix)
+        raise Stop(MessageStatus.REFUSED, it.refused_sender.reason, fix=it.refused_sender.fix)
 
 
 def check_limits_step(m: Deps, session: Session, it: Intake) -> None:
     """Mail beyond the size, header and MIME limits is refused with the limit and how to fix it."""
     if it.limit_problem is not None:
-        raise Stop("refused", it.limit_problem, fix="Send your orders as a short plain-text mail, without attachments.",
+        raise Stop(MessageStatus.REFUSED, it.limit_problem,
+                   fix="Send your orders as a short plain-text mail, without attachments.",
                    reply=True)
 
 
@@ -177,7 +178,7 @@ def take_text(m: Deps, session: Session, it: Intake) -> None:
     """The player's own text: text/plain preferred, HTML converted, quotes and signature dropped."""
     extracted = extract_orders_text(it.row.raw, it.msg)
     if extracted.text is None:
-        raise Stop("refused", f"the mail has {extracted.reason or 'no text'} that pbem can read",
+        raise Stop(MessageStatus.REFUSED, f"the mail has {extracted.reason or 'no text'} that pbem can read",
                    fix="Send your orders as the text of the mail (plain text is best).", reply=True)
     it.text = extracted.text
     it.sheet = read_sheet(extracted.text)
@@ -192,7 +193,7 @@ def find_game(m: Deps, session: Session, it: Intake) -> None:
             (m.store.find_game(session, n) for n in m.store.game_names(session)
              if n.lower() == wanted.lower()), None)
         if game is None:
-            raise Stop("refused", f"there is no game called {wanted!r}",
+            raise Stop(MessageStatus.REFUSED, f"there is no game called {wanted!r}",
                        fix=_games_hint(m, session, it.sender), reply=True)
     else:
         names = m.store.game_names(session)
@@ -205,13 +206,13 @@ def find_game(m: Deps, session: Session, it: Intake) -> None:
             if len(mine) == 1:
                 game = mine[0]
     if game is None:
-        raise Stop("refused", "the mail does not say which game it is for",
+        raise Stop(MessageStatus.REFUSED, "the mail does not say which game it is for",
                    fix="Put a line 'GAME <name>' at the top of your orders. " + _games_hint(m, session, it.sender),
                    reply=True)
     it.game = game
     it.row.game_id = game.id
     if game.over:
-        raise Stop("refused", f"the game {game.name} is over: no more orders are taken",
+        raise Stop(MessageStatus.REFUSED, f"the game {game.name} is over: no more orders are taken",
                    fix="Thank you for playing!", reply=True)
 
 
@@ -242,20 +243,20 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
     it.players = m.store.players(session, it.game.id)
     player = next((p for p in it.players if p.email and p.email.lower() == it.sender), None)
     if player is None:
-        raise Stop("refused", f"{it.sender or 'the sender'} is not a player of {it.game.name}",
+        raise Stop(MessageStatus.REFUSED, f"{it.sender or 'the sender'} is not a player of {it.game.name}",
                    fix="Send your orders from the address you joined the game with.", reply=True)
     it.player = player
     it.row.player_id = player.id
     if "SEND SECRET" in it.sheet.commands:
         # only ever to the player's own address, so asking in their name gains nobody anything
         it.alerts.append(m.mailer.secret_mail(it.game, player, why="you asked for it", message=it.row.id or 0))
-        raise Stop("answered", "the player's secret was sent to their address")
+        raise Stop(MessageStatus.ANSWERED, "the player's secret was sent to their address")
     secret = it.sheet.secret
     if secret is None:
-        raise Stop("refused", "the orders have no SECRET line",
+        raise Stop(MessageStatus.REFUSED, "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
     if not secret_matches(secret, player.secret, it.game.name, it.game.turn):
-        raise Stop("refused", f"the SECRET {secret[:40]!r} is not yours",
+        raise Stop(MessageStatus.REFUSED, f"the SECRET {secret[:40]!r} is not yours",
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
 
 
@@ -287,7 +288,8 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
     turn = it.sheet.turn
     if turn is not None and turn != it.game.turn:
         when = "already resolved" if turn < it.game.turn else "not open yet"
-        raise Stop("refused", f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
+        raise Stop(MessageStatus.REFUSED,
+                   f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
                    fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
 
 
@@ -295,7 +297,7 @@ def check_on_move(m: Deps, session: Session, it: Intake) -> None:
     """Orders from a seat that has no move this turn (finished, or waiting for another seat)."""
     assert it.game is not None and it.player is not None
     if it.player.seat not in m.engine(it.game).to_move(it.state):
-        raise Stop("refused", f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
+        raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
                    fix="Nothing to send this turn: your next report says when you move again.", reply=True)
 
 
@@ -321,7 +323,8 @@ def store_sheet(m: Deps, session: Session, it: Intake) -> None:
     order, the acknowledgement queued. A sheet that missed the turn is answered as such."""
     assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
     if not m.store.claim_turn(session, it.game.id, it.game.turn):  # it matched no row: nothing written
-        raise Stop("refused", f"turn {it.game.turn} of {it.game.name} was resolved while these orders were on their way",
+        raise Stop(MessageStatus.REFUSED,
+                   f"turn {it.game.turn} of {it.game.name} was resolved while these orders were on their way",
                    fix=f"Send your orders for the next turn, with the line 'TURN {it.game.turn + 1}'; "
                        "your turn report has the template.", reply=True)
     sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
@@ -409,7 +412,7 @@ def note_bounce(m: Deps, session: Session, it: Intake) -> None:
         if mail is not None and mail.recipient.lower() not in (address, failed.address.lower()):
             continue
         if mail is not None:
-            mail.status, mail.error = "failed", f"bounced: {why}"
+            mail.status, mail.error = MailStatus.FAILED, f"bounced: {why}"
             session.add(mail)
         for player in m.store.players_with_address(session, address):
             player.bouncing = why
@@ -458,11 +461,11 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             try:
                 for step_name, step in PIPELINE:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = "accepted", "store-sheet", _accepted(it.replaced)
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, "store-sheet", _accepted(it.replaced)
             except Stop as stop:
                 session.add(row)
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
-                if step_name == "find-player" and it.player is not None and stop.status == "refused":
+                if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:
                     warn_wrong_secrets(m, session, it)
                 for mail in it.alerts:
                     m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
@@ -476,15 +479,15 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
         with m.store.session() as session:
             fresh = session.get(MessageRow, row_id)
             assert fresh is not None
-            fresh.status, fresh.step, fresh.traceback = "quarantined", step_name, tb
+            fresh.status, fresh.step, fresh.traceback = MessageStatus.QUARANTINED, step_name, tb
             fresh.reason = tb.strip().splitlines()[-1][:500]
             fresh.sender = fresh.sender or it.sender
             session.add(fresh)
             row = fresh
     if deliver:
         m.deliver()
-    game = it.game.name if it.game and row.status != "quarantined" else None
-    player = it.player.name if it.player and row.status != "quarantined" else None
+    game = it.game.name if it.game and row.status != MessageStatus.QUARANTINED else None
+    player = it.player.name if it.player and row.status != MessageStatus.QUARANTINED else None
     return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
 
 
@@ -499,7 +502,7 @@ def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> In
     row, known = store_raw(m, raw, source)
     if row is not None:
         return run_pipeline(m, row, deliver=deliver)
-    if known is not None and known.status == "new":
+    if known is not None and known.status == MessageStatus.NEW:
         # stored, but the pipeline never finished: if its worker is gone, finish it now
         claimed = m.store.claim_stale_message(known.id or 0, m.now() - STALE_AFTER, m.now())
         if claimed is not None:
@@ -513,7 +516,7 @@ def recover(m: Deps) -> list[IntakeResult]:
     """Finish every stored message whose pipeline never ran (the process died right after
     storing it), whether or not the mail server offers it again."""
     with m.store.session() as session:
-        pending = [r.id or 0 for r in m.store.messages(session, "new")]
+        pending = [r.id or 0 for r in m.store.messages(session, MessageStatus.NEW)]
     results = []
     for message in pending:
         claimed = m.store.claim_stale_message(message, m.now() - STALE_AFTER, m.now())

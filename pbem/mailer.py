@@ -22,13 +22,13 @@ from pbem.games.present import Part, Reader
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
-from pbem.store import GameRow, MailRow, PlayerRow, Store
+from pbem.store import GameRow, MailKind, MailRow, PlayerRow, Store
 from pbem.tokens import reply_token
 
 
 @dataclass(frozen=True)
 class Outgoing:
-    kind: str
+    kind: MailKind
     to: str
     msg_id: str
     subject: str
@@ -104,7 +104,7 @@ class Mailer:
         msg_id = message_id(game.name, "welcome", player.name, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
                             html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id)
-        return Outgoing("welcome", player.email, msg_id, subject, raw)
+        return Outgoing(MailKind.WELCOME, player.email, msg_id, subject, raw)
 
     def acknowledgement(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, parsed: Parsed[Any],
                         echo: Sequence[Echo], *, replaced: str, message: int, original: str | None) -> Outgoing:
@@ -124,7 +124,7 @@ class Mailer:
         msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
                             date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied")
-        return Outgoing("ack", player.email, msg_id, subject, raw)
+        return Outgoing(MailKind.ACK, player.email, msg_id, subject, raw)
 
     def refusal(self, *, to: str, to_name: str, reader: str, subject: str, reason: str, fix: str, message: int,
                 original: str | None) -> Outgoing:
@@ -133,7 +133,7 @@ class Mailer:
         msg_id = message_id("refusal", message, domain=self.domain)
         raw = self._compose(to=to, to_name=to_name, subject=title, text=render("refusal.txt.j2", ctx), date=self.now(),
                             msg_id=msg_id, in_reply_to=original or None, auto_submitted="auto-replied")
-        return Outgoing("refusal", to, msg_id, title, raw)
+        return Outgoing(MailKind.REFUSAL, to, msg_id, title, raw)
 
     def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
@@ -161,7 +161,7 @@ class Mailer:
             raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
                                 html=_part(letter.html, env) if letter.html else None, pictures=[picture],
                                 date=resolved, msg_id=msg_id)
-            out.append(Outgoing("report" if player else "gm-report", to, msg_id, subject, raw))
+            out.append(Outgoing(MailKind.REPORT if player else MailKind.GM_REPORT, to, msg_id, subject, raw))
         return out
 
     def secret_mail(self, game: GameRow, player: PlayerRow, *, why: str, message: int) -> Outgoing:
@@ -174,14 +174,14 @@ class Mailer:
                 f"one.\n\n-- pbem ({self.config.address})\n")
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, date=self.now(),
                             msg_id=msg_id, auto_submitted="auto-replied")
-        return Outgoing("secret", player.email, msg_id, subject, raw)
+        return Outgoing(MailKind.SECRET, player.email, msg_id, subject, raw)
 
     def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
         """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""
         msg_id = message_id("gm", *key, domain=self.domain)
         raw = self._compose(to=self.config.address, to_name="GM", subject=subject[:200],
                             text=text + f"\n\n-- pbem ({self.config.address})\n", date=self.now(), msg_id=msg_id)
-        return Outgoing("gm-alert", self.config.address, msg_id, subject[:200], raw)
+        return Outgoing(MailKind.GM_ALERT, self.config.address, msg_id, subject[:200], raw)
 
     def reminder(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, deadline: datetime,
                  span: timedelta) -> Outgoing:
@@ -193,7 +193,7 @@ class Mailer:
         subject = f"Reminder: {game.name} turn {game.turn} orders are due {deadline:%a %d %b %H:%M} UTC"
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
                             date=self.now(), msg_id=msg_id)
-        return Outgoing("reminder", player.email, msg_id, subject, raw)
+        return Outgoing(MailKind.REMINDER, player.email, msg_id, subject, raw)
 
 
 def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:

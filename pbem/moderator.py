@@ -24,7 +24,7 @@ from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_eml
 from pbem.mail.sender import validate_address
 from pbem.mailer import Mailer, Outgoing
-from pbem.store import GameRow, MessageRow, PlayerRow, Store, TurnRow
+from pbem.store import GameRow, MessageRow, MessageStatus, PlayerRow, Store, TurnRow
 from pbem.tokens import check_secret, new_secret
 
 
@@ -187,14 +187,14 @@ class Moderator:
 
     def quarantined(self) -> list[MessageRow]:
         with self.store.session() as session:
-            return self.store.messages(session, "quarantined")
+            return self.store.messages(session, MessageStatus.QUARANTINED)
 
     def retry(self, message: int) -> IntakeResult:
         with self.store.session() as session:
             row = session.get(MessageRow, message)
             if row is None:
                 raise PbemError(f"no message {message}; `pbem quarantine` lists the quarantined ones")
-            if row.status != "quarantined":
+            if row.status != MessageStatus.QUARANTINED:
                 raise PbemError(f"message {message} is not quarantined (it is {row.status})")
             session.expunge(row)
         return run_pipeline(self.intake, row)

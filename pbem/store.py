@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -16,6 +17,35 @@ from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 from pbem import migrations
 from pbem.errors import PbemError
+
+
+class MessageStatus(enum.StrEnum):
+    """Where an inbound message stands: stored, or what its pipeline decided."""
+
+    NEW = "new"  # stored; its pipeline has not finished
+    ACCEPTED = "accepted"
+    ANSWERED = "answered"  # a command (SEND SECRET) was answered
+    REFUSED = "refused"
+    IGNORED = "ignored"  # automatic mail: never answered
+    QUARANTINED = "quarantined"  # a step crashed; kept with its traceback
+
+
+class MailStatus(enum.StrEnum):
+    QUEUED = "queued"
+    SENDING = "sending"  # claimed by a sender
+    SENT = "sent"
+    FAILED = "failed"  # for good: a 5xx answer, a bounce, or days of temporary failures
+
+
+class MailKind(enum.StrEnum):
+    WELCOME = "welcome"
+    ACK = "ack"
+    REFUSAL = "refusal"
+    REPORT = "report"
+    GM_REPORT = "gm-report"
+    REMINDER = "reminder"
+    SECRET = "secret"  # noqa: S105 - the kind of mail that carries a secret, not one
+    GM_ALERT = "gm-alert"
 
 
 def utcnow() -> datetime:
@@ -72,7 +102,7 @@ class MessageRow(SQLModel, table=True):
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     sender: str = ""
     subject: str = ""
-    status: str = Field(default="new", index=True)  # new, ignored, refused, accepted, quarantined
+    status: str = Field(default=MessageStatus.NEW, index=True)  # a MessageStatus
     step: str = ""  # the pipeline step that decided (or crashed)
     reason: str = ""
     traceback: str = ""
@@ -123,12 +153,12 @@ class MailRow(SQLModel, table=True):
     message_id: str = Field(index=True, unique=True)
     game_id: int | None = Field(default=None, foreign_key="game.id")
     turn: int | None = None
-    kind: str  # welcome, ack, refusal, report, gm-report
+    kind: str  # a MailKind
     recipient: str = Field(index=True)
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
-    status: str = Field(default="queued", index=True)  # queued, sending, sent, failed
+    status: str = Field(default=MailStatus.QUEUED, index=True)  # a MailStatus
     attempts: int = 0  # claims (Store.claim_mails) and deliveries so far
     error: str = ""
     sent_at: datetime | None = None
@@ -340,7 +370,7 @@ class Store:
 
     def pending_messages(self, session: Session) -> int:
         """Messages stored but not yet taken in (their pipeline has not finished)."""
-        return len(list(session.exec(select(MessageRow.id).where(MessageRow.status == "new"))))
+        return len(list(session.exec(select(MessageRow.id).where(MessageRow.status == MessageStatus.NEW))))
 
     def strangers_since(self, session: Session, since: datetime) -> int:
         rows = session.exec(select(MessageRow.id).where(MessageRow.stranger == True,  # noqa: E712
@@ -349,7 +379,8 @@ class Store:
 
     def refusals_for(self, session: Session, player_id: int, step: str, since: datetime) -> int:
         rows = session.exec(select(MessageRow.id).where(MessageRow.player_id == player_id, MessageRow.step == step,
-                                                        MessageRow.status == "refused", MessageRow.received_at >= since))
+                                                        MessageRow.status == MessageStatus.REFUSED,
+                                                        MessageRow.received_at >= since))
         return len(list(rows))
 
     def mail_by_message_id(self, session: Session, message_id: str) -> MailRow | None:
@@ -391,7 +422,7 @@ class Store:
         """Automatic replies (acknowledgements, refusals) queued to `address` since `since`."""
         rows = session.exec(
             select(MailRow.id).where(MailRow.recipient == address.lower(), MailRow.created_at >= since,
-                                     MailRow.kind.in_(("ack", "refusal")))  # type: ignore[attr-defined]
+                                     MailRow.kind.in_((MailKind.ACK, MailKind.REFUSAL)))  # type: ignore[attr-defined]
         )
         return len(list(rows))
 
@@ -412,13 +443,13 @@ class Store:
         now = _utc(now)
         stale = now - timedelta(seconds=lease_seconds)
         claimable = or_(
-            and_(col(MailRow.status) == "queued",
+            and_(col(MailRow.status) == MailStatus.QUEUED,
                  or_(col(MailRow.next_attempt_at).is_(None), col(MailRow.next_attempt_at) <= now)),
-            and_(col(MailRow.status) == "sending",
+            and_(col(MailRow.status) == MailStatus.SENDING,
                  or_(col(MailRow.claimed_at).is_(None), col(MailRow.claimed_at) <= stale)),
         )
         pick = select(MailRow.id).where(claimable).order_by(col(MailRow.id)).limit(limit)
-        claim = update(MailRow).values(status="sending", claimed_by=worker, claimed_at=now,
+        claim = update(MailRow).values(status=MailStatus.SENDING, claimed_by=worker, claimed_at=now,
                                        attempts=col(MailRow.attempts) + 1)
         with self.session() as session:
             if session.get_bind().dialect.name == "postgresql":
@@ -440,8 +471,8 @@ class Store:
         with self.session() as session:
             for mail_id, path in written:
                 q = update(MailRow).where(
-                    col(MailRow.id) == mail_id, col(MailRow.status) == "sending", col(MailRow.claimed_by) == worker
-                ).values(status="sent", sent_at=_utc(now), error="", path=path)
+                    col(MailRow.id) == mail_id, col(MailRow.status) == MailStatus.SENDING, col(MailRow.claimed_by) == worker
+                ).values(status=MailStatus.SENT, sent_at=_utc(now), error="", path=path)
                 result = session.execute(q, execution_options={"synchronize_session": False})
                 assert isinstance(result, CursorResult)
                 done += result.rowcount
@@ -450,7 +481,7 @@ class Store:
     def _finish(self, mail_id: int, worker: str, **values: Any) -> bool:
         """Update a mail only while `worker` still holds its claim; True when it did."""
         q = update(MailRow).where(
-            col(MailRow.id) == mail_id, col(MailRow.status) == "sending", col(MailRow.claimed_by) == worker
+            col(MailRow.id) == mail_id, col(MailRow.status) == MailStatus.SENDING, col(MailRow.claimed_by) == worker
         ).values(**values)
         with self.session() as session:
             result = session.execute(q, execution_options={"synchronize_session": False})
@@ -461,7 +492,7 @@ class Store:
         """The claimed mail went out: status 'sent', sent_at=now (and where it was written, if
         given). False, changing nothing, when `worker` no longer holds the claim (the lease ran
         out and another worker took it over)."""
-        values: dict[str, Any] = {"status": "sent", "sent_at": _utc(now), "error": ""}
+        values: dict[str, Any] = {"status": MailStatus.SENT, "sent_at": _utc(now), "error": ""}
         if path is not None:
             values["path"] = path
         return self._finish(mail_id, worker, **values)
@@ -469,13 +500,13 @@ class Store:
     def mark_retry(self, mail_id: int, worker: str, error: str, next_attempt_at: datetime | None) -> bool:
         """Sending failed for now: back to 'queued', unclaimed, held until next_attempt_at (None:
         at once), with the error kept. False when `worker` no longer holds the claim."""
-        return self._finish(mail_id, worker, status="queued", error=error, claimed_by="", claimed_at=None,
+        return self._finish(mail_id, worker, status=MailStatus.QUEUED, error=error, claimed_by="", claimed_at=None,
                             next_attempt_at=_utc(next_attempt_at) if next_attempt_at is not None else None)
 
     def mark_failed(self, mail_id: int, worker: str, error: str) -> bool:
         """Sending failed for good: status 'failed' with the error. False when `worker` no longer
         holds the claim."""
-        return self._finish(mail_id, worker, status="failed", error=error)
+        return self._finish(mail_id, worker, status=MailStatus.FAILED, error=error)
 
     def claim_stale_message(self, message: int, stale_before: datetime, now: datetime) -> MessageRow | None:
         """Take over a message still 'new' that was stored before `stale_before` (its worker died
@@ -483,10 +514,10 @@ class Store:
         None; the winner's claim moves `received_at` to `now`."""
         with self.session() as session:
             row = session.get(MessageRow, message)
-            if row is None or row.status != "new" or _utc(row.received_at) > _utc(stale_before):
+            if row is None or row.status != MessageStatus.NEW or _utc(row.received_at) > _utc(stale_before):
                 return None
             result = session.execute(
-                update(MessageRow).where(col(MessageRow.id) == message, col(MessageRow.status) == "new",
+                update(MessageRow).where(col(MessageRow.id) == message, col(MessageRow.status) == MessageStatus.NEW,
                                          col(MessageRow.received_at) == row.received_at)
                 .values(received_at=_utc(now)),
                 execution_options={"synchronize_session": False},

@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_moderator import gm, ok, order_mail, run  # noqa: F401 - gm is a fixture
+from test_moderator import ok, order_mail, run
 
 from pbem.errors import PbemError
 from pbem.mail.maildir import MailFile
 from pbem.moderator import Moderator
 from pbem.store import SQLITE_BUSY_TIMEOUT, sqlite_busy_timeout
 
-__all__ = ["gm"]
 
 
 def orders(n: int) -> bytes:
