@@ -20,7 +20,6 @@ from pbem.moderator import Moderator
 from pbem.store import SQLITE_BUSY_TIMEOUT, sqlite_busy_timeout
 
 
-
 def orders(n: int) -> bytes:
     return order_mail("ann@example.org", f"GAME race\nSECRET AAA-111\nMOVE: TO {n % 10 + 1}", mid=f"o{n}@x")
 
