@@ -499,3 +499,43 @@ def test_secrets_change_by_the_gm_and_by_mail(gm: Path) -> None:
     for bad in ("has space", "x", "-lead"):
         assert run("secret", "race", "Ann", "--set", bad).exit_code == 1
     assert "no player 'Zed'" in run("secret", "race", "Zed").output
+
+
+def test_history_says_where_a_slot_ended_after_the_hare(gm: Path) -> None:
+    ok(run("resolve-turn", "race", "--force"))  # seed 7: Bob lands on a hare square and misses a turn
+    m = Moderator(load_config(gm / "pbem.toml"))
+    for n in range(2, 6):
+        m.resolve("race", force=True)
+        out = ok(run("history", "race")).output
+        if "the hare sends it to" in out:
+            line = next(x for x in out.splitlines() if "the hare sends it to" in x)
+            moved, _, ended = line.partition(", and the hare sends it to ")
+            assert moved.split(" to ")[-1] != ended
+            return
+    pytest.fail("no hare result moved a runner in five turns of this seed")
+
+
+def test_an_intake_step_runs_alone_with_only_what_it_uses(tmp_path: Path) -> None:
+    from pbem.mailer import Mailer
+    from pbem.store import MessageRow, Store
+
+    store = Store("sqlite://")
+    store.create()
+    now = lambda: datetime(2026, 11, 20, tzinfo=timezone.utc)  # noqa: E731
+    config = load_config(_init(tmp_path))
+    deps = intake.Deps(store, now, lambda name: pytest.fail("no game is looked up"), Mailer(config, store, now), lambda: 0)
+    it = intake.Intake(row=MessageRow(message_id="x", raw=b"From: Ann <ann@example.org>\nSubject: hi\n\nGAME race\n"))
+    with store.session() as session:
+        intake.read_headers(deps, session, it)
+        intake.take_text(deps, session, it)
+        try:
+            intake.find_game(deps, session, it)
+        except intake.Stop as stop:
+            assert (stop.status, stop.reason) == ("refused", "there is no game called 'race'")
+    assert (it.sender, it.sheet.game) == ("ann@example.org", "race")
+
+
+def _init(root: Path) -> Path:
+    from pbem.config import write_config
+
+    return write_config(root, address="gm@pbem.example")

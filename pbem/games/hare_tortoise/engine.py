@@ -56,7 +56,6 @@ _new = tuple.__new__
 # A legal move: (outcome, target square, carrots paid, carrots drawn). An illegal one: its reason.
 Move = tuple[Outcome, int, int, int]
 MoveOrReason = Move | str
-CondFn = Callable[["_Turn", int], bool]
 ActFn = Callable[["_Turn", int], MoveOrReason]
 
 

@@ -14,7 +14,6 @@ from typing import Any
 from pbem.games.base import Parsed
 from pbem.games.hare_tortoise.board import HOME, START, Kind
 from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, slot_lines, square_name
-from pbem.games.hare_tortoise.orders.model import OrderSheet
 from pbem.games.hare_tortoise.picture import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
@@ -248,6 +247,3 @@ class HarePresenter(Presenter[Any, Slot]):
             ],
         }
 
-
-def sheet_counts(sheet: OrderSheet) -> int:
-    return len(sheet.moves)

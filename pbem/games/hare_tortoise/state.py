@@ -80,12 +80,6 @@ class State:
                 return r
         raise KeyError(name)
 
-    def seat_of(self, name: str) -> int:
-        for i, r in enumerate(self.runners):
-            if r.name.lower() == name.lower():
-                return i
-        raise KeyError(name)
-
     def position(self, seat: int) -> int:
         """1 + the runners strictly ahead (HOME runners by their place)."""
         me = self.runners[seat]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -75,13 +74,6 @@ KEYWORDS = frozenset(
     carrot lettuce number game turn secret""".split()
 )
 
-_TYPOGRAPHY = str.maketrans(
-    {
-        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2032": "'",
-        "\u2013": "-", "\u2014": "-", "\u2212": "-", "\t": " ",
-        "\u2264": "<=", "\u2265": ">=", "\u2260": "!=",
-    }
-)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # Line classifiers, run on every line of a mail however long. Every repetition is possessive
 # (`*+`, `++`: it never gives back what it matched) and no two neighbouring repetitions can match
@@ -96,14 +88,6 @@ _NICE_TERMINALS = {
     "SIGN": "'+' or '-'", "$END": "the end of the line",
 }
 _ACTION_WORDS = {"TO", "HOME", "ADVANCE", "NEXT", "BACK", "STAY", "EAT"}
-
-
-def normalise_line(line: str) -> str:
-    """Undo what mail does to text: compatibility forms, smart quotes, tabs, comments, trailing dots."""
-    line = unicodedata.normalize("NFKC", line).translate(_TYPOGRAPHY)
-    if "#" in line:
-        line = line[: line.index("#")]
-    return line.rstrip().rstrip(".").rstrip()
 
 
 @lru_cache(maxsize=2)
