@@ -504,7 +504,7 @@ def test_secrets_change_by_the_gm_and_by_mail(gm: Path) -> None:
 def test_history_says_where_a_slot_ended_after_the_hare(gm: Path) -> None:
     ok(run("resolve-turn", "race", "--force"))  # seed 7: Bob lands on a hare square and misses a turn
     m = Moderator(load_config(gm / "pbem.toml"))
-    for n in range(2, 6):
+    for _ in range(2, 6):
         m.resolve("race", force=True)
         out = ok(run("history", "race")).output
         if "the hare sends it to" in out:
