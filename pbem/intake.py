@@ -296,7 +296,7 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
 def check_on_move(m: Deps, session: Session, it: Intake) -> None:
     """Orders from a seat that has no move this turn (finished, or waiting for another seat)."""
     assert it.game is not None and it.player is not None
-    if it.player.seat not in m.engine(it.game).to_move(it.state):
+    if it.player.seat not in m.engine(it.game).may_send(it.state):
         raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
                    fix="Nothing to send this turn: your next report says when you move again.", reply=True)
 
@@ -417,13 +417,7 @@ def note_bounce(m: Deps, session: Session, it: Intake) -> None:
         for player in m.store.players_with_address(session, address):
             player.bouncing = why
             session.add(player)
-            alert = m.mailer.gm_alert(
-                key=("bounce", player.game_id, player.name, it.row.id),
-                subject=f"Mail to {player.name} ({address}) bounced",
-                text=(f"pbem's mail to {player.name} <{address}> came back undelivered:\n\n  {why}\n\n"
-                      "The player gets no reports until the address works. Ask them for a working address "
-                      "and change it, or replace the player."))
-            m.mailer.queue(session, None, None, alert)
+            m.mailer.queue(session, None, None, m.mailer.bounce_alert(player, address, why, it.row.id))
 
 
 # the run ---------------------------------------------------------------------------------------

@@ -183,6 +183,14 @@ class Mailer:
                             text=text + f"\n\n-- pbem ({self.config.address})\n", date=self.now(), msg_id=msg_id)
         return Outgoing(MailKind.GM_ALERT, self.config.address, msg_id, subject[:200], raw)
 
+    def bounce_alert(self, player: PlayerRow, address: str, why: str, key: object = "") -> Outgoing:
+        return self.gm_alert(
+            key=("bounce", player.game_id, player.name, key or why[:40]),
+            subject=f"Mail to {player.name} ({address}) bounced",
+            text=(f"pbem's mail to {player.name} <{address}> could not be delivered:\n\n  {why}\n\n"
+                  "The player gets no reports until the address works. Ask them for a working address, "
+                  "or replace the player."))
+
     def reminder(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, deadline: datetime,
                  span: timedelta) -> Outgoing:
         reader = reader_of(player)

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
 
 from pbem import clock
 from pbem.config import Config
@@ -174,7 +175,32 @@ class Moderator:
 
     # intake ----------------------------------------------------------------------------------
     def ingest(self, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
-        return ingest(self.intake, raw, source, deliver=deliver)
+        result = ingest(self.intake, raw, source, deliver=deliver)
+        if result.status == MessageStatus.ACCEPTED and result.game is not None:
+            self.resolve_on_receipt(result.game)
+        return result
+
+    def resolve_on_receipt(self, name: str) -> TurnSummary | None:
+        """In a game that resolves on receipt, the turn is resolved once every seat that must move
+        has sent its orders (a computer player's seat never holds it up)."""
+        with self.store.session() as session:
+            game = self.store.game(session, name)
+            if game.over or game.id is None or not self.engine(game).info.resolve_on_receipt:
+                return None
+            if not self._all_in(session, game):
+                return None
+        try:
+            return self.resolve(name, force=True, turn=game.turn)
+        except PbemError:
+            return None  # another worker resolved it first
+
+    def _all_in(self, session: Session, game: GameRow) -> bool:
+        assert game.id is not None
+        waiting = set(self.engine(game).to_move(self.state(game)))
+        players = {p.id: p for p in self.store.players(session, game.id)}
+        waiting -= {p.seat for p in players.values() if p.bot}
+        sent = {players[pid].seat for pid in self.store.current_sheets(session, game.id, game.turn)}
+        return waiting <= sent
 
     def ingest_many(self, items: Iterable[tuple[bytes, str]]) -> Iterator[IntakeResult]:
         """Take in many messages, delivering the replies once at the end (each message is still
@@ -331,13 +357,8 @@ class Moderator:
                     continue
                 if game.deadline is not None and _aware(game.deadline) <= at:
                     due.append((game.name, game.turn))
-                elif game.early:
-                    waiting = set(self.engine(game).to_move(self.state(game)))
-                    players = {p.id: p for p in self.store.players(session, game.id)}
-                    waiting -= {p.seat for p in players.values() if p.bot}
-                    sent = {players[pid].seat for pid in self.store.current_sheets(session, game.id, game.turn)}
-                    if waiting <= sent:
-                        due.append((game.name, game.turn))
+                elif (game.early or self.engine(game).info.resolve_on_receipt) and self._all_in(session, game):
+                    due.append((game.name, game.turn))
         return due
 
     def queue_reminders(self, spans: Sequence[timedelta]) -> int:
@@ -372,6 +393,14 @@ class Moderator:
         return count
 
     # outgoing mail ---------------------------------------------------------------------------
+    def note_undeliverable(self, address: str, why: str) -> None:
+        """Mail to `address` failed for good: its players are marked bouncing and the GM is told."""
+        with self.store.session() as session:
+            for player in self.store.players_with_address(session, address):
+                player.bouncing = why[:300]
+                session.add(player)
+                self.mailer.queue(session, None, None, self.mailer.bounce_alert(player, address, why))
+
     def deliver(self) -> int:
         """Send every queued mail through the configured transport; on the embedded default each
         becomes an .eml file in the outbox folder. Returns how many were delivered."""

@@ -177,6 +177,7 @@ class Runner:
                            connections=self.connections)
             attempts = {c.id: c.attempts for c in claimed}
             created = {c.id: c.created_at for c in claimed}
+            recipients = {c.id: c.recipient for c in claimed}
             for r in results:
                 if r.outcome == "sent":
                     store.mark_sent(r.id, self.worker, self.m.now())
@@ -195,6 +196,7 @@ class Runner:
                     store.mark_failed(r.id, self.worker, r.error)
                     report.failed += 1
                     log.error("mail %d: failed for good: %s", r.id, r.error)
+                    self.m.note_undeliverable(recipients[r.id], r.error)
             if report.retry or report.failed:
                 return
 

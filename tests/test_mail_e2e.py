@@ -142,10 +142,17 @@ def test_a_permanent_failure_is_recorded_for_the_gm(clean_mailstack: MailStack, 
     config = setup_gm(tmp_path / "gm", stack)
     args = ["new-game", "race", "--player", f"Alice={stack.address('alice')}", "--player", "Zed=zed@example.test"]
     pbem(config, *args)
-    out = pbem(config, "run", "--once").stdout
-    assert "1 sent" in out and "1 failed for good" in out
+    result = pbem(config, "run", "--once", check=False)
+    assert result.returncode == 1 and "1 sent" in result.stdout and "1 failed for good" in result.stdout
+    assert "see pbem outbox --failed" in result.stderr
     failed = pbem(config, "outbox", "--failed").stdout
     assert "zed@example.test" in failed and "550" in failed
+    status = pbem(config, "status", "race").stdout
+    assert "mail to Zed <zed@example.test> bounces:" in status and "User unknown" in status
+    m = Moderator(load_config(config))
+    with m.store.session() as session:
+        alerts = [r.subject for r in m.store.mails(session) if r.kind == "gm-alert"]
+    assert alerts == ["Mail to Zed (zed@example.test) bounced"]
 
 
 def test_imap_connection_cut_mid_fetch(clean_mailstack: MailStack, tmp_path: Path) -> None:

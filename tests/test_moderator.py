@@ -539,3 +539,19 @@ def _init(root: Path) -> Path:
     from pbem.config import write_config
 
     return write_config(root, address="gm@pbem.example")
+
+
+def test_a_game_that_resolves_on_receipt_resolves_when_the_last_sheet_comes_in(
+        gm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from pbem.games import find_game
+
+    game = find_game("hare-tortoise")
+    monkeypatch.setattr(type(game), "info", replace(game.info, resolve_on_receipt=True))
+    m = Moderator(load_config(gm / "pbem.toml"))
+    for sender, secret in (("ann@example.org", "AAA-111"), ("bob@example.net", "BBB-222")):
+        m.ingest(order_mail(sender, f"GAME race\nSECRET {secret}\nMOVE: NEXT", mid=f"{secret}@r"), "r")
+        assert m.game_state("race")[0].turn == 1
+    m.ingest(order_mail("cyd@example.com", "GAME race\nSECRET CCC-333\nMOVE: NEXT", mid="ccc@r"), "r")
+    assert m.game_state("race")[0].turn == 2

@@ -75,8 +75,11 @@ class GameInfo:
     aliases: tuple[str, ...] = ()
     moves: Moves = Moves.SIMULTANEOUS
     information: Information = Information.IMPERFECT
-    #: seats a player controls (two runners in Hare & Tortoise's two-player game)
+    #: whether seats may form teams (a partnership game)
     teams: bool = False
+    #: resolve a turn as soon as every seat that must move has sent orders (a climbing game's run),
+    #: rather than at the deadline (the GM may still resolve by hand, and the deadline still counts)
+    resolve_on_receipt: bool = False
 
     @property
     def default_ruleset(self) -> RulesetInfo:
@@ -229,6 +232,11 @@ class Game(ABC, Generic[S, Orders, R]):
     @abstractmethod
     def to_move(self, state: S) -> tuple[int, ...]:
         """The seats that must send orders for the state's turn (empty when the game is over)."""
+
+    def may_send(self, state: S) -> tuple[int, ...]:
+        """The seats whose orders are taken for the state's turn: those that must move, and in a
+        game where a waiting seat writes conditional answers ahead, those too."""
+        return self.to_move(state)
 
     @abstractmethod
     def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
