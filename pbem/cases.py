@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pbem.errors import CaseFormatError, PbemError
 from pbem.games import find_game
-from pbem.games.codec import CaseCodec, CaseRun, CaseText
+from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
 
 #: the game of a case without a GAME line: the case format began with Hare & Tortoise, whose
 #: cases name no game
@@ -205,14 +205,7 @@ def _read_common(text: CaseText, keyword: str, rest: str, words: list[str], line
         text.expect_over, text.expect_over_line = words[0] == "yes", line
 
 
-def _int(value: str, what: str, path: str, line: int) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise CaseFormatError(path, line, f"{what} must be a whole number, not {value!r}") from None
-    if n < 0:
-        raise CaseFormatError(path, line, f"{what} must not be negative")
-    return n
+_int = case_int
 
 
 def _finish(case: _Reading) -> Case | CaseFormatError:

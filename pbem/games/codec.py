@@ -13,6 +13,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from pbem.errors import CaseFormatError
+
 
 @dataclass
 class CaseText:
@@ -60,6 +62,17 @@ class CaseRun:
     #: whether the game is over after the resolution (None: it stopped with an error); the
     #: driver compares it with EXPECT-OVER
     over: bool | None = None
+
+
+def case_int(value: str, what: str, path: str, line: int) -> int:
+    """A whole number of a case line, not negative; CaseFormatError (with the line) otherwise."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise CaseFormatError(path, line, f"{what} must be a whole number, not {value!r}") from None
+    if n < 0:
+        raise CaseFormatError(path, line, f"{what} must not be negative")
+    return n
 
 
 class CaseCodec(ABC):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pbem.errors import CaseFormatError, PbemError
 from pbem.games.chance import ScriptedChance
-from pbem.games.codec import CaseCodec, CaseRun, CaseText
+from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
 from pbem.games.hare_tortoise import GAME, engine
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
@@ -171,14 +171,7 @@ def _check_options(case: CaseText) -> None:
         raise CaseFormatError(case.path, case.options_line, str(err)) from None
 
 
-def _int(value: str, what: str, path: str, line: int) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise CaseFormatError(path, line, f"{what} must be a whole number, not {value!r}") from None
-    if n < 0:
-        raise CaseFormatError(path, line, f"{what} must not be negative")
-    return n
+_int = case_int
 
 
 def _pairs(words: list[str], path: str, line: int) -> dict[str, str]:

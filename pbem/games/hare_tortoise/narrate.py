@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.state import Must, State
+
+if TYPE_CHECKING:
+    from pbem.games.hare_tortoise.view import View
 
 
 def square_name(square: int) -> str:
@@ -76,8 +81,8 @@ def slot_lines(slot: Slot, *, private: bool = True) -> list[str]:
     return lines
 
 
-def position_lines(state: State) -> list[str]:
-    """Every runner, GM's view (carrots shown)."""
+def position_lines(state: State | View) -> list[str]:
+    """Every runner (carrots as the state or view holds them: '?' where hidden)."""
     out = []
     for r in state.runners:
         extras = []
@@ -88,5 +93,6 @@ def position_lines(state: State) -> list[str]:
         if r.skip:
             extras.append("misses next slot")
         tail = f" ({', '.join(extras)})" if extras else ""
-        out.append(f"{r.name:<10} {r.square_label:>5}  carrots {r.carrots:>3}  lettuces {r.lettuces}{tail}")
+        carrots = "?" if r.carrots is None else r.carrots
+        out.append(f"{r.name:<10} {r.square_label:>5}  carrots {carrots:>3}  lettuces {r.lettuces}{tail}")
     return out

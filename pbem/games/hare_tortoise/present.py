@@ -13,7 +13,14 @@ from typing import Any
 
 from pbem.games.base import Parsed
 from pbem.games.hare_tortoise.board import HOME, START, Kind
-from pbem.games.hare_tortoise.narrate import hare_line, order_lines, slot_action, slot_lines, square_name
+from pbem.games.hare_tortoise.narrate import (
+    hare_line,
+    order_lines,
+    position_lines,
+    slot_action,
+    slot_lines,
+    square_name,
+)
 from pbem.games.hare_tortoise.picture import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
@@ -213,24 +220,11 @@ class HarePresenter(Presenter[Any, Slot]):
         return Picture(svg, png, f"The board: {where}")
 
     def position_lines(self, view: View) -> list[str]:
-        out = []
-        for r in view.runners:
-            extras = []
-            if r.place is not None:
-                extras.append(f"place {r.place}")
-            if r.must is not Must.NONE:
-                extras.append(f"must {r.must.value}")
-            if r.skip:
-                extras.append("misses next slot")
-            tail = f" ({', '.join(extras)})" if extras else ""
-            carrots = "?" if r.carrots is None else r.carrots
-            out.append(f"{r.name:<10} {r.square_label:>5}  carrots {carrots:>3}  lettuces {r.lettuces}{tail}")
         track = ["."] * (HOME + 1)
         for r in view.runners:
             if 0 < r.square < HOME:
                 track[r.square] = r.name[0].upper()
-        out.append("START " + "".join(track[1:HOME]) + " HOME")
-        return out
+        return [*position_lines(view), "START " + "".join(track[1:HOME]) + " HOME"]
 
     def resolution_lines(self, resolution: Slot, *, private: bool) -> list[str]:
         return slot_lines(resolution, private=private)
