@@ -470,12 +470,16 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, nu
     what the landing square does."""
     order, compiled = line
     chain_text = compiled[0] if compiled is not None else None
-    s0, c0, l0 = t.sq[i], t.car[i], t.let[i]
-    position = t.pos_at(s0)
+    sq = t.sq
+    s0, c0, l0 = sq[i], t.car[i], t.let[i]
+    position = 1  # the race position (t.pos_at, inline: this runs at every slot)
+    for x in sq:
+        if x > s0:
+            position += 1
     head = (number, i, t.names[i], order, chain_text)
     if t.skip[i]:
         return _stage_missed(t, i, head, s0, c0, l0, position, extra), False
-    bonus = _stage_number_bonus(t, i, s0, position)
+    bonus = _stage_number_bonus(t, i, s0, position) if t.kinds[s0] == _NUMBER else 0
     if t.must[i] is _M_EAT:
         return _stage_eat(t, i, head, s0, c0, l0, position, bonus, extra), False
     move, tried, rule = _stage_orders(t, i, compiled)
