@@ -99,6 +99,7 @@ def load_games(moderator: Moderator, names: Sequence[str] = ()) -> list[GameData
         rows = [store.game(session, n) for n in dict.fromkeys(names)] if names else store.games(session)
         out = []
         for row in sorted(rows, key=lambda r: r.name):
+            assert row.id is not None
             players = store.players(session, row.id)
             turns = tuple(
                 TurnData(t.turn, _utc(t.resolved_at), json.loads(t.before), json.loads(t.after),
@@ -577,7 +578,8 @@ def write_archive(directory: Path, games: Sequence[GameData], settings: Settings
     return report
 
 
-def build_archive(moderator: Moderator, directory: Path, names: Sequence[str] = (), settings: Settings | None = None) -> ArchiveReport:
+def build_archive(moderator: Moderator, directory: Path, names: Sequence[str] = (),
+                  settings: Settings | None = None) -> ArchiveReport:
     """The archive of the games named (default: every game) of the moderator's store, written to `directory`."""
     if settings is None:
         config = moderator.config

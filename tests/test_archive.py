@@ -103,6 +103,13 @@ def site(store: Path) -> Path:
     return out
 
 
+def drawn(site: Path, tmp_path: Path) -> Path:
+    """A copy of the module's site, so that a build there draws no board whose inputs are unchanged."""
+    out = tmp_path / "site"
+    shutil.copytree(site, out)
+    return out
+
+
 def text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
@@ -205,7 +212,8 @@ def test_the_feeds_are_atom_with_one_entry_per_resolved_turn(store: Path, site: 
     assert "1. Alice moves from START to square 7" in (first.findtext("a:summary", namespaces=ns) or "")
 
 
-def test_feeds_link_absolutely_under_the_published_address(store: Path, tmp_path: Path) -> None:
+def test_feeds_link_absolutely_under_the_published_address(store: Path, site: Path, tmp_path: Path) -> None:
+    tmp_path = drawn(site, tmp_path)
     build_archive(moderator(store), tmp_path, settings=Settings(url="https://example.org/hare/"))
     feed = text(tmp_path / RUNNING / "feed.atom")
     assert 'href="https://example.org/hare/sample-race/turn-1.html"' in feed
@@ -233,8 +241,9 @@ def test_running_again_writes_nothing_and_a_new_turn_rewrites_only_what_it_chang
         f"{RUNNING}/turn-5.html", f"{RUNNING}/board-5.svg"])
 
 
-def test_a_game_left_out_is_removed_and_other_files_are_left_alone(store: Path, tmp_path: Path) -> None:
+def test_a_game_left_out_is_removed_and_other_files_are_left_alone(store: Path, site: Path, tmp_path: Path) -> None:
     m = moderator(store)
+    tmp_path = drawn(site, tmp_path)
     (tmp_path / "robots.txt").write_text("User-agent: *\n", encoding="utf-8")
     build_archive(m, tmp_path)
     only = build_archive(m, tmp_path, [RUNNING])
@@ -300,7 +309,8 @@ def test_a_finished_game_reveals_them_so_the_check_can_see_a_difference(store: P
     assert "carrots" in page and "->" in page and "order: DEFAULT: HOME" in page
 
 
-def test_orders_can_be_held_back_until_the_game_ends(store: Path, tmp_path: Path) -> None:
+def test_orders_can_be_held_back_until_the_game_ends(store: Path, site: Path, tmp_path: Path) -> None:
+    tmp_path = drawn(site, tmp_path)
     build_archive(moderator(store), tmp_path, settings=Settings(hold_orders=frozenset({"*"})))
     page = text(tmp_path / RUNNING / "turn-3.html")
     assert "I AM FIRST" not in page and page.count("held back until the game ends") == 4
