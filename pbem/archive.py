@@ -497,7 +497,7 @@ def render_site(games: Sequence[GameData], settings: Settings, pictures: Picture
     updated = max([x[0] for x in latest] + [g.created_at for g in games], default=datetime(2000, 1, 1, tzinfo=timezone.utc))
     files["feed.atom"] = _render("feed.atom.j2", _feed(
         settings, "Game archive", "index.html", "feed.atom", updated,
-        uuid.uuid5(uuid.NAMESPACE_URL, "pbem:archive:" + ",".join(g.name for g in games)).urn,
+        uuid.uuid5(uuid.NAMESPACE_URL, settings.url or "pbem:archive").urn,
         [e for _, e in latest], prefix=""))
     return files
 

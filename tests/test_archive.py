@@ -376,6 +376,13 @@ def test_every_page_has_a_language_one_heading_a_skip_link_and_words_for_every_p
                 assert attrs.get("role") == "img" and (attrs.get("aria-label") or "").startswith("The board: "), page
 
 
+def test_the_archive_templates_know_no_game() -> None:
+    folder = Path(__file__).resolve().parent.parent / "templates" / "archive"
+    for path in folder.iterdir():
+        words = set(re.findall(r"[A-Za-z]+", path.read_text(encoding="utf-8")))
+        assert not words & {"carrot", "carrots", "hare", "Hare", "lettuce", "MOVE", "Tortoise"}, path.name
+
+
 def _luminance(colour: str) -> float:
     def channel(c: int) -> float:
         s = c / 255
@@ -484,7 +491,7 @@ def served(site: Path) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, driven through its chromedriver; never a browser or driver fetched from the net."""
-    chromium = shutil.which("chromium") or require("chromium")
+    chromium = require("chromium")
     driver_path = require("chromedriver")
     try:
         from selenium import webdriver
