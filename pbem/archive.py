@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from markupsafe import Markup
 
-from pbem import __version__
+from pbem import __version__, render
 from pbem.games import AnyGame, find_game
 from pbem.games.base import Place, Viewer
 from pbem.games.chance import Draw
@@ -275,13 +275,14 @@ def _digest(*parts: object) -> str:
 
 @lru_cache(maxsize=8)
 def _code_digest(engine_module: str) -> str:
-    """The templates, this module and the game's package: a change to any draws the pictures anew."""
+    """What draws a game's pictures: its package and the picture toolkit. A change to either draws
+    them anew (the pages themselves are rendered at every run)."""
     h = hashlib.sha256(__version__.encode())
-    folders = [data_dir("templates") / _TEMPLATES]
+    folders = [Path(render.__file__).parent]
     module = sys.modules.get(engine_module)
     if module is not None and getattr(module, "__file__", None):
         folders.append(Path(str(module.__file__)).parent)
-    files = [Path(__file__)] + sorted(p for f in folders for p in f.rglob("*") if p.is_file() and p.suffix != ".pyc")
+    files = sorted(p for f in folders for p in f.rglob("*") if p.is_file() and p.suffix != ".pyc")
     for path in files:
         h.update(path.name.encode())
         h.update(path.read_bytes())
