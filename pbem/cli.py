@@ -434,6 +434,29 @@ def history(name: str, config_path: Path | None) -> None:
             click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
 
 
+@main.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("games", nargs=-1)
+@click.option("--hold-orders", "hold", multiple=True, metavar="GAME",
+              help="Keep this game's orders hidden until it ends (besides [archive] hold_orders); '*' for every game.")
+@config_option
+def archive(directory: Path, games: tuple[str, ...], hold: tuple[str, ...], config_path: Path | None) -> None:
+    """Write the public archive: a static website of every game (or the GAMES named), with a JSON
+    export and Atom feeds, into DIRECTORY. Only files that changed are rewritten.
+
+    While a game runs its pages show only public facts; once it is over, everything.
+
+    Example: pbem archive ~/public_html/hare race-7
+    """
+    from pbem.archive import Settings, build_archive
+
+    m = _moderator(config_path)
+    settings = Settings(frozenset(m.config.archive_hold_orders) | frozenset(hold), m.config.archive_url, m.config.name)
+    report = build_archive(m, directory, games, settings)
+    click.echo(f"pbem archive: {report}")
+    click.echo(f"Open {directory / 'index.html'}")
+
+
 def _chance(stored: str) -> str:
     """The draws of a turn: [kind, value] pairs (dice stored as bare numbers before 0005)."""
     draws = json.loads(stored)

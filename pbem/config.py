@@ -45,6 +45,13 @@ folder = "outbox"
 # `pbem run` reminds players without orders this long before each deadline.
 before = ["48h", "6h"]
 
+# The public archive: uncomment for `pbem run` to refresh a static website of every game
+# (HTML, JSON, Atom) in this folder after each resolution; `pbem archive DIR` writes one by hand.
+# [archive]
+# dir = "site"
+# hold_orders = ["race-7"]   # games whose orders stay hidden until they end ("*": every game)
+# url = "https://example.org/hare/"   # where the site is published (absolute links in the feeds)
+
 # Real mail: uncomment to fetch orders over IMAP and send mail over SMTP.
 # Instead of password, a table may name where the password is kept: exactly one of
 # password = "...", password_env = "PBEM_IMAP_PASSWORD" (an environment variable) or
@@ -83,6 +90,9 @@ class Config:
     strangers_per_hour: int = 20
     authserv_id: str | None = None
     max_mail_bytes: int = 5 * 1024 * 1024
+    archive_dir: Path | None = None  # `pbem run` refreshes the public archive here
+    archive_hold_orders: tuple[str, ...] = ()
+    archive_url: str = ""
 
     @property
     def base(self) -> Path:
@@ -96,7 +106,7 @@ class Config:
 class Key:
     """One key of a table: the TOML type it takes, an example, and a check of its value."""
 
-    kind: Literal["string", "integer", "boolean", "spans"]  # spans: a list of spans such as "48h"
+    kind: Literal["string", "integer", "boolean", "spans", "strings"]  # spans: a list of spans such as "48h"
     example: str
     check: Callable[[Any], str | None] | None = None  # what is wrong with the value, or None
 
@@ -141,11 +151,15 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "imap": {**_MAIL_KEYS, "folder": Key("string", 'folder = "INBOX"')},
     "smtp": {**_MAIL_KEYS, "port": Key("integer", "port = 587", _port),
              "from": Key("string", 'from = "gm@example.org"')},
+    "archive": {"dir": Key("string", 'dir = "site"'),
+                "hold_orders": Key("strings", 'hold_orders = ["race-7"]'),
+                "url": Key("string", 'url = "https://example.org/hare/"')},
 }
 """Every table and key pbem.toml may have; anything else is a mistake pbem names."""
 
 _KIND_NAMES = {"string": "a string (in quotes)", "integer": "a whole number (no quotes)", "boolean": "true or false",
-               "spans": 'a list of spans in quotes, e.g. ["48h", "6h"]'}
+               "spans": 'a list of spans in quotes, e.g. ["48h", "6h"]',
+               "strings": 'a list of strings in quotes, e.g. ["race-7"]'}
 
 
 def _found(value: Any, *, secret: bool = False) -> str:
@@ -313,6 +327,7 @@ def load_config(path: Path | None = None) -> Config:
                         else f"{path} has {len(problems)} mistakes:\n" + "\n".join(f"  {p}" for p in problems))
     base = path.resolve().parent
     mod = data.get("moderator", {})
+    archive = data.get("archive", {})
     try:
         imap = _password("imap", data["imap"], base) if "imap" in data else {}
         smtp = _password("smtp", data["smtp"], base) if "smtp" in data else {}
@@ -333,6 +348,9 @@ def load_config(path: Path | None = None) -> Config:
         strangers_per_hour=mod.get("strangers_per_hour", 20),
         authserv_id=mod.get("authserv_id") or None,
         max_mail_bytes=mod.get("max_mail_kb", 5120) * 1024,
+        archive_dir=base / Path(archive["dir"]).expanduser() if "dir" in archive else None,
+        archive_hold_orders=tuple(archive.get("hold_orders", ())),
+        archive_url=archive.get("url", ""),
     )
 
 

@@ -83,6 +83,7 @@ class Runner:
             settings = ImapSettings.from_config(config.imap)
             self.inbox = ImapInbox(settings, StoredCursor(moderator.store, settings))
         self.smtp = SmtpSettings.from_config(config.smtp, config.address) if config.smtp else None
+        self.published = False  # the archive ([archive] dir) is refreshed at the first round, then after resolutions
 
     # the round -----------------------------------------------------------------------------
     def round(self) -> RoundReport:
@@ -91,6 +92,7 @@ class Runner:
         self.resolve_due(report)
         self.remind(report)
         self.send(report)
+        self.publish(report)
         log.info("round done: %s", report)
         return report
 
@@ -161,6 +163,21 @@ class Runner:
             if span is not None:
                 spans.append(span)
         return spans
+
+    def publish(self, report: RoundReport) -> None:
+        """Refresh the public archive after a round that resolved turns (and at the first round)."""
+        directory = self.m.config.archive_dir
+        if directory is None or (self.published and not report.resolved):
+            return
+        from pbem.archive import build_archive
+
+        try:
+            done = build_archive(self.m, directory)
+        except Exception:  # noqa: BLE001 - the archive is a courtesy: the moderator's work goes on
+            log.exception("the archive in %s was not refreshed; trying again after the next resolution", directory)
+            return
+        self.published = True
+        log.info("archive: %s", done)
 
     def send(self, report: RoundReport) -> None:
         if self.smtp is None:

@@ -1,6 +1,7 @@
 #!/bin/bash
-# install_servers.sh: installs the real servers and mail clients the integration tests use.
-#   Dovecot (IMAP + LMTP), Postfix (SMTP), PostgreSQL (server), swaks and s-nail (command-line mail).
+# install_servers.sh: installs the real servers, mail clients and browser the integration tests use.
+#   Dovecot (IMAP + LMTP), Postfix (SMTP), PostgreSQL (server), swaks and s-nail (command-line mail),
+#   Chromium and its WebDriver (the archive's browser tests drive Debian's build; nothing downloads one).
 # Idempotent: installs only the Debian packages that are missing, runs 'apt-get update' at most once,
 # and starts no daemon (the tests start their own throwaway instances: scripts/mailstack.sh, scripts/pgstack.sh).
 # Run as root:  sudo bash scripts/install_servers.sh
@@ -20,6 +21,7 @@ steps=(
   "mail servers (Dovecot IMAP/LMTP, Postfix):dovecot-imapd dovecot-lmtpd postfix"
   "PostgreSQL server:postgresql"
   "command-line mail clients (swaks, s-nail):swaks s-nail"
+  "browser (Chromium, chromedriver):chromium chromium-driver"
 )
 
 missing_all=()

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pbem.errors import PbemError, UnknownGameError
-from pbem.games.chance import Chance
-from pbem.games.sheet import Echo, Sheet
+from pbem.games.chance import Chance, Draw
+from pbem.games.sheet import Accepted, Echo, Sheet
 
 if TYPE_CHECKING:
     from pbem.games.codec import CaseCodec
@@ -274,6 +274,20 @@ class Game(ABC, Generic[S, Orders, R]):
     def vary_hidden(self, state: S, resolutions: Sequence[R], seat: int, seed: int) -> tuple[S, tuple[R, ...]]:
         """The same public facts with every value hidden to all but `seat` changed (the tests of
         hidden information render every other reader's mail from both and compare)."""
+
+    # the public archive ------------------------------------------------------------------
+    def archived_orders(self, state: S, sheet: Sheet, seat: int, viewer: Viewer) -> tuple[str, ...] | None:
+        """The lines of the sheet seat `seat` sent for `state`'s turn that `viewer` may read once
+        the turn is resolved (None: held back from this reader). By default every reader sees
+        the accepted lines in their canonical form; the header lines and anything rejected are
+        left out. A game whose orders hold a secret (a bet, a card played face down) holds them
+        back from `Viewer.public()` while the game runs."""
+        return tuple(e.canonical for e in self.parse(state, sheet, seat).echo if isinstance(e, Accepted))
+
+    def archived_draws(self, draws: Sequence[Draw], viewer: Viewer) -> tuple[Draw, ...]:
+        """The chance drawn in a turn that `viewer` may see. By default dice and uniform draws are
+        public and a shuffle (a deck's order: someone's hand, the cards to come) is the GM's alone."""
+        return tuple(d for d in draws if viewer.is_gm or d.kind != "shuffle")
 
     # storage -----------------------------------------------------------------------------
     @abstractmethod

@@ -1,0 +1,592 @@
+"""The public archive: every game as a small static website (HTML and CSS), a JSON export and Atom feeds.
+
+The archive knows no game: it reaches each one through the registry and the protocol. While a
+game runs, every page is written from `Viewer.public()` (views and redacted resolutions, the
+orders and chance `Game.archived_orders` and `Game.archived_draws` allow); once the game is over,
+from `Viewer.gm()`, so every hidden value is revealed. Each run renders into memory and rewrites
+only the files whose bytes changed; a board picture is drawn again only when its inputs changed
+(their digest is kept in the folder's manifest, `.pbem-archive.json`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from markupsafe import Markup
+
+from pbem import __version__, render
+from pbem.games import AnyGame, find_game
+from pbem.games.base import Place, Viewer
+from pbem.games.chance import Draw
+from pbem.games.sheet import read_sheet
+from pbem.reports import when
+from pbem.resources import data_dir
+
+if TYPE_CHECKING:
+    from pbem.moderator import Moderator
+
+#: the version of the JSON export (README: "The archive")
+SCHEMA = "pbem-archive/1"
+MANIFEST = ".pbem-archive.json"
+_TEMPLATES = "archive"
+#: the site-wide feed holds this many of the latest resolved turns
+FEED_ENTRIES = 50
+
+
+# ---------------------------------------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class TurnData:
+    """A resolved turn as the store keeps it."""
+
+    turn: int
+    resolved_at: datetime
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
+    resolutions: Sequence[Mapping[str, Any]]
+    sheets: Mapping[str, str | None]  # seat name: the sheet's text, None when none came
+    draws: Sequence[Any]  # [kind, value] pairs (bare dice before migration 0005)
+
+
+@dataclass(frozen=True)
+class GameData:
+    """A game as the archive reads it: no addresses, no secrets."""
+
+    name: str
+    kind: str  # the registered game
+    ruleset: str
+    options: tuple[str, ...]
+    created_at: datetime
+    deadline: datetime | None
+    seats: tuple[str, ...]
+    state: Mapping[str, Any]  # the position now
+    turns: tuple[TurnData, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to publish: whose orders to hold back until the end, and where the site will live."""
+
+    hold_orders: frozenset[str] = frozenset()  # game names; "*" for every game
+    url: str = ""  # the published site's address, for absolute links in the feeds
+    author: str = "pbem"
+
+    def holds(self, game: str) -> bool:
+        return "*" in self.hold_orders or game in self.hold_orders
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+
+
+def load_games(moderator: Moderator, names: Sequence[str] = ()) -> list[GameData]:
+    """The games named (default: every game) from the moderator's store, in name order."""
+    store = moderator.store
+    with store.session() as session:
+        rows = [store.game(session, n) for n in dict.fromkeys(names)] if names else store.games(session)
+        out = []
+        for row in sorted(rows, key=lambda r: r.name):
+            assert row.id is not None
+            players = store.players(session, row.id)
+            turns = tuple(
+                TurnData(t.turn, _utc(t.resolved_at), json.loads(t.before), json.loads(t.after),
+                         json.loads(t.resolutions), json.loads(t.sheets), json.loads(t.dice))
+                for t in store.turns(session, row.id))
+            out.append(GameData(row.name, row.game, row.rules, tuple(json.loads(row.options or "[]")),
+                                _utc(row.created_at), _utc(row.deadline) if row.deadline else None,
+                                tuple(p.name for p in sorted(players, key=lambda p: p.seat)),
+                                json.loads(row.state), turns))
+        return out
+
+
+# ---------------------------------------------------------------------------------------------- page contexts
+
+
+@dataclass(frozen=True)
+class Crumb:
+    title: str
+    href: str  # "" for the page itself
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What every page shares: its title, the way up to the site's root, the breadcrumbs."""
+
+    title: str
+    root: str  # "" or "../"
+    crumbs: tuple[Crumb, ...]
+    feed: str  # the feed for this page's <link rel="alternate">
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: str
+    name: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board picture: the file, its words, and (on a turn page) the SVG itself."""
+
+    href: str
+    alt: str
+    svg: Markup = Markup("")
+
+
+@dataclass(frozen=True)
+class Event:
+    headline: str
+    details: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Orders:
+    name: str
+    status: str  # "sent", "none" or "held"
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnLink:
+    turn: int
+    href: str
+    resolved: str
+    events: int
+
+
+@dataclass(frozen=True)
+class GameCard:
+    """A game on the index page."""
+
+    name: str
+    href: str
+    title: str
+    ruleset: str
+    players: str
+    turn: int
+    state: str
+    board: Board
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    layout: Layout
+    games: tuple[GameCard, ...]
+
+
+@dataclass(frozen=True)
+class GamePage:
+    layout: Layout
+    name: str
+    title: str
+    ruleset: str
+    options: str
+    players: str
+    state: str
+    revealed: bool
+    held: bool
+    deadline: str
+    standings: tuple[Standing, ...]
+    position: tuple[str, ...]
+    board: Board | None
+    latest: str  # the latest turn page, "" before the first
+    turns: tuple[TurnLink, ...]
+
+
+@dataclass(frozen=True)
+class TurnPage:
+    layout: Layout
+    name: str
+    title: str
+    turn: int
+    resolved: str
+    revealed: bool
+    board: Board
+    events: tuple[Event, ...]
+    orders: tuple[Orders, ...]
+    chance: tuple[str, ...]
+    standings: tuple[Standing, ...]
+    position: tuple[str, ...]
+    previous: str
+    next: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    title: str
+    href: str
+    updated: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Feed:
+    id: str
+    title: str
+    href: str  # the page the feed is about
+    self_href: str
+    updated: str
+    author: str
+    entries: tuple[Entry, ...]
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    """Strict templates; everything is escaped (HTML and the Atom XML alike)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _render(template: str, context: object) -> bytes:
+    return _environment().get_template(f"{_TEMPLATES}/{template}").render(c=context).encode("utf-8")
+
+
+def _stamp(moment: datetime) -> str:
+    return _utc(moment).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _code_digest(engine_module: str) -> str:
+    """What draws a game's pictures: its package and the picture toolkit. A change to either draws
+    them anew (the pages themselves are rendered at every run)."""
+    h = hashlib.sha256(__version__.encode())
+    folders = [Path(render.__file__).parent]
+    module = sys.modules.get(engine_module)
+    if module is not None and getattr(module, "__file__", None):
+        folders.append(Path(str(module.__file__)).parent)
+    files = sorted(p for f in folders for p in f.rglob("*") if p.is_file() and p.suffix != ".pyc")
+    for path in files:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _inline_svg(svg: str, alt: str) -> Markup:
+    """A board SVG to put inside a page: no XML prolog, and named for screen readers."""
+    start = svg.find("<svg")
+    body = svg[start:] if start >= 0 else svg
+    label = str(Markup.escape(alt))
+    return Markup(body.replace("<svg", f'<svg role="img" aria-label="{label}"', 1))  # noqa: S704 - the game's own SVG
+
+
+def _standings(places: Iterable[Place]) -> tuple[Standing, ...]:
+    """The game's order of the seats: a finishing place once a seat has one, else the rank in that order."""
+    return tuple(Standing(str(p.place if p.place is not None else rank), p.name, p.detail)
+                 for rank, p in enumerate(places, start=1))
+
+
+def _draw(turn: int, stored: Any) -> Draw:
+    return Draw(turn, "die", stored) if isinstance(stored, int) else Draw(turn, str(stored[0]), stored[1])
+
+
+def _chance_words(draws: Sequence[Draw]) -> tuple[str, ...]:
+    return tuple(f"{d.kind} {d.value if not isinstance(d.value, list) else ', '.join(map(str, d.value))}" for d in draws)
+
+
+class Pictures:
+    """Board pictures, drawn again only when their inputs change (by the manifest's digests)."""
+
+    def __init__(self, directory: Path, old: Mapping[str, Any]) -> None:
+        self.directory = directory
+        self.old = old
+        self.new: dict[str, dict[str, str]] = {}
+        self.drawn = 0
+
+    def get(self, path: str, key: str, draw: Callable[[], tuple[str, str]]) -> tuple[str, str]:
+        """(svg, alt) for the file `path`."""
+        known = self.old.get(path)
+        target = self.directory / path
+        if isinstance(known, dict) and known.get("key") == key and target.is_file():
+            svg = target.read_text(encoding="utf-8")
+            alt = str(known.get("alt", ""))
+        else:
+            svg, alt = draw()
+            self.drawn += 1
+        self.new[path] = {"key": key, "alt": alt}
+        return svg, alt
+
+
+@dataclass
+class _GameSite:
+    """One game rendered: its files, its card on the index and its feed entries."""
+
+    files: dict[str, bytes]
+    card: GameCard
+    entries: list[tuple[datetime, Entry]]
+
+
+def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameSite:
+    engine: AnyGame = find_game(game.kind)
+    info = engine.info
+    presenter = engine.presenter
+    now = engine.load_state(game.state)
+    over = engine.is_over(now)
+    viewer = Viewer.gm() if over else Viewer.public()
+    held = settings.holds(game.name) and not over
+    code = _code_digest(type(engine).__module__)
+    ruleset = info.ruleset(game.ruleset).title if game.ruleset else info.default_ruleset.title
+    d = game.name
+    files: dict[str, bytes] = {}
+    feed_href = f"{d}/feed.atom"
+
+    def board(turn: int, state: Any, slots: Sequence[Any], title: str) -> Board:
+        path = f"{d}/board-{turn}.svg"
+        key = _digest(code, game.kind, viewer.is_gm, engine.dump_state(state),
+                      [engine.resolution_to_json(s) for s in slots], title)
+
+        def draw() -> tuple[str, str]:
+            picture = presenter.picture(engine.view(state, viewer), slots, title=title, subtitle=f"{info.title}, {ruleset}")
+            return picture.svg, picture.alt
+
+        svg, alt = pictures.get(path, key, draw)
+        files[path] = svg.encode("utf-8")
+        return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt))
+
+    def layout(title: str, crumbs: Sequence[Crumb]) -> Layout:
+        return Layout(title, "../", (Crumb("Archive", "../index.html"), *crumbs), "feed.atom")
+
+    turn_links: list[TurnLink] = []
+    entries: list[tuple[datetime, Entry]] = []
+    exported: list[dict[str, Any]] = []
+    last = game.turns[-1].turn if game.turns else 0
+    for t in game.turns:
+        before = engine.load_state(t.before)
+        after = engine.load_state(t.after)
+        slots = [engine.redact(engine.resolution_from_json(r), viewer) for r in t.resolutions]
+        lines = [presenter.resolution_lines(s, private=viewer.is_gm) for s in slots]
+        events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
+        orders: list[Orders] = []
+        for seat, name in enumerate(game.seats):
+            text = t.sheets.get(name)
+            if held:
+                orders.append(Orders(name, "held", ()))
+            elif text is None:
+                orders.append(Orders(name, "none", ()))
+            else:
+                shown = engine.archived_orders(before, read_sheet(text), seat, viewer)
+                orders.append(Orders(name, "held", ()) if shown is None else Orders(name, "sent", shown))
+        draws = engine.archived_draws([_draw(t.turn, x) for x in t.draws], viewer)
+        after_view = engine.view(after, viewer)
+        result = engine.result(after)
+        resolved = when(t.resolved_at)
+        pic = board(t.turn, after, slots, f"{game.name} — turn {t.turn}")
+        page = f"turn-{t.turn}.html"
+        files[f"{d}/{page}"] = _render("turn.html.j2", TurnPage(
+            layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
+                          (Crumb(game.name, "index.html"), Crumb(f"Turn {t.turn}", ""))),
+            name=game.name, title=info.title, turn=t.turn, resolved=resolved, revealed=over, board=pic,
+            events=events, orders=tuple(orders), chance=_chance_words(draws), standings=_standings(result.places),
+            position=tuple(presenter.position_lines(after_view)),
+            previous=f"turn-{t.turn - 1}.html" if t.turn > 1 else "",
+            next=f"turn-{t.turn + 1}.html" if t.turn < last else ""))
+        turn_links.append(TurnLink(t.turn, page, resolved, len(events)))
+        entry_text = "\n".join(e.headline for e in events)
+        entries.append((t.resolved_at, Entry(
+            id=uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}:turn:{t.turn}").urn,
+            title=f"{game.name}: turn {t.turn} resolved", href=f"{d}/{page}", updated=_stamp(t.resolved_at),
+            text=entry_text)))
+        exported.append({
+            "turn": t.turn,
+            "resolved_at": _stamp(t.resolved_at),
+            "position": presenter.summary(after_view),
+            "orders": {o.name: list(o.lines) if o.status == "sent" else None for o in orders},
+            "orders_held": [o.name for o in orders if o.status == "held"],
+            "resolutions": [engine.resolution_to_json(s) for s in slots],
+            "narration": lines,
+            "chance": [d.to_json() for d in draws],
+        })
+
+    # the game page, its export and its feed
+    result = engine.result(now)
+    if over:
+        winners = ", ".join(result.winners)
+        state = f"over after turn {last}" + (f": {winners} won" if winners else "")
+    else:
+        state = f"turn {engine.turn(now)} to play"
+    if game.turns:
+        latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"])
+    else:
+        latest = board(0, now, [], f"{game.name} — before turn 1")
+    files[f"{d}/index.html"] = _render("game.html.j2", GamePage(
+        layout=layout(f"{game.name} ({info.title}) — {state}", (Crumb(game.name, ""),)),
+        name=game.name, title=info.title, ruleset=ruleset, options=", ".join(game.options),
+        players=", ".join(game.seats), state=state, revealed=over, held=held,
+        deadline="" if over or game.deadline is None else when(game.deadline),
+        standings=_standings(result.places), position=tuple(presenter.position_lines(engine.view(now, viewer))),
+        board=latest, latest=f"turn-{last}.html" if last else "", turns=tuple(reversed(turn_links))))
+    export = {
+        "schema": SCHEMA,
+        "game": game.name,
+        "kind": info.name,
+        "title": info.title,
+        "ruleset": game.ruleset,
+        "options": list(game.options),
+        "players": [{"seat": i, "name": n} for i, n in enumerate(game.seats)],
+        "over": over,
+        "revealed": over,
+        "orders_held": held,
+        "next_turn": None if over else engine.turn(now),
+        "deadline": _stamp(game.deadline) if game.deadline and not over else None,
+        "result": {"over": result.over, "winners": list(result.winners),
+                   "places": [{"seat": p.seat, "name": p.name, "place": p.place, "detail": p.detail}
+                              for p in result.places]},
+        "position": presenter.summary(engine.view(now, viewer)),
+        "turns": exported,
+    }
+    files[f"{d}/game.json"] = (json.dumps(export, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    updated = max([game.created_at, *(t.resolved_at for t in game.turns)])
+    files[feed_href] = _render("feed.atom.j2", _feed(
+        settings, f"{game.name} ({info.title})", f"{d}/index.html", feed_href, updated,
+        uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}").urn,
+        [e for _, e in sorted(entries, key=lambda x: x[0], reverse=True)], prefix="../"))
+    card = GameCard(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
+                    Board(f"{d}/board-{last}.svg", latest.alt))
+    return _GameSite(files, card, entries)
+
+
+def _feed(settings: Settings, title: str, href: str, self_href: str, updated: datetime, feed_id: str,
+          entries: Sequence[Entry], *, prefix: str) -> Feed:
+    """A feed whose links are absolute under `settings.url`, else relative to the feed's own place."""
+    def link(path: str) -> str:
+        return settings.url.rstrip("/") + "/" + path if settings.url else prefix + path if prefix else path
+
+    return Feed(feed_id, title, link(href), link(self_href), _stamp(updated), settings.author,
+                tuple(Entry(e.id, e.title, link(e.href), e.updated, e.text) for e in entries))
+
+
+def render_site(games: Sequence[GameData], settings: Settings, pictures: Pictures) -> dict[str, bytes]:
+    """Every file of the site, by its path relative to the site's folder."""
+    files: dict[str, bytes] = {"style.css": (data_dir("templates") / _TEMPLATES / "style.css").read_bytes()}
+    cards = []
+    entries: list[tuple[datetime, Entry]] = []
+    for game in games:
+        site = _game_site(game, settings, pictures)
+        files.update(site.files)
+        cards.append(site.card)
+        entries += site.entries
+    files["index.html"] = _render("index.html.j2", IndexPage(
+        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(cards)))
+    latest = sorted(entries, key=lambda x: (x[0], x[1].id), reverse=True)[:FEED_ENTRIES]
+    updated = max([x[0] for x in latest] + [g.created_at for g in games], default=datetime(2000, 1, 1, tzinfo=timezone.utc))
+    files["feed.atom"] = _render("feed.atom.j2", _feed(
+        settings, "Game archive", "index.html", "feed.atom", updated,
+        uuid.uuid5(uuid.NAMESPACE_URL, settings.url or "pbem:archive").urn,
+        [e for _, e in latest], prefix=""))
+    return files
+
+
+# ---------------------------------------------------------------------------------------------- writing
+
+
+@dataclass
+class ArchiveReport:
+    """What a run did to the folder."""
+
+    directory: Path
+    files: int = 0
+    bytes: int = 0
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    pictures_drawn: int = 0
+
+    @property
+    def unchanged(self) -> int:
+        return self.files - len(self.written)
+
+    def __str__(self) -> str:
+        return (f"{self.files} files ({self.bytes / 1024:.0f} kB) in {self.directory}: {len(self.written)} written, "
+                f"{self.unchanged} unchanged, {len(self.removed)} removed; {self.pictures_drawn} boards drawn")
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write through a temporary file, so a reader of the site never sees half a page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(tmp, 0o644)  # a web server reads it as another user
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_manifest(directory: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_archive(directory: Path, games: Sequence[GameData], settings: Settings = Settings()) -> ArchiveReport:
+    """Render the site of `games` into `directory`, rewriting only the files whose bytes changed
+    and removing the files an earlier run wrote that the site no longer has (nothing else)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    manifest = _read_manifest(directory)
+    old_files = manifest.get("files", [])
+    pictures = Pictures(directory, manifest.get("pictures", {}))
+    files = render_site(games, settings, pictures)
+    report = ArchiveReport(directory, len(files), sum(len(b) for b in files.values()), pictures_drawn=pictures.drawn)
+    for path, data in sorted(files.items()):
+        target = directory / path
+        try:
+            same = target.read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            _write(target, data)
+            report.written.append(path)
+    for path in sorted(set(old_files) - set(files)) if isinstance(old_files, list) else ():
+        target = directory / str(path)
+        if directory.resolve() in target.resolve().parents and target.is_file():
+            target.unlink()
+            report.removed.append(str(path))
+            if target.parent != directory and not any(target.parent.iterdir()):
+                target.parent.rmdir()
+    new_manifest = {"schema": SCHEMA, "files": sorted(files), "pictures": dict(sorted(pictures.new.items()))}
+    if new_manifest != manifest:
+        _write(directory / MANIFEST, (json.dumps(new_manifest, indent=1) + "\n").encode("utf-8"))
+    return report
+
+
+def build_archive(moderator: Moderator, directory: Path, names: Sequence[str] = (),
+                  settings: Settings | None = None) -> ArchiveReport:
+    """The archive of the games named (default: every game) of the moderator's store, written to `directory`."""
+    if settings is None:
+        config = moderator.config
+        settings = Settings(frozenset(config.archive_hold_orders), config.archive_url, config.name)
+    return write_archive(directory, load_games(moderator, names), settings)
+
+
+__all__ = ["MANIFEST", "SCHEMA", "ArchiveReport", "GameData", "Settings", "TurnData", "build_archive", "load_games",
+           "render_site", "write_archive"]
