@@ -90,6 +90,7 @@ def compose(
     msg_id: str,
     in_reply_to: str | None = None,
     auto_submitted: str = "auto-generated",
+    calendar: tuple[str, str] | None = None,
 ) -> bytes:
     """The mail as bytes (LF line ends). Boundaries are derived from the Message-ID, so the same
     inputs always give the same bytes.
@@ -132,6 +133,17 @@ def compose(
             image = MIMEImage(holder, "png")
             image.add_header("Content-Disposition", "inline", filename=pic.filename)
             mixed.attach(image)
+        body = mixed
+    if calendar is not None:  # (filename, iCalendar text): the deadline for the reader's calendar
+        filename, ical = calendar
+        event = MIMEText(ical, "calendar", "utf-8")
+        event.set_param("method", "PUBLISH")
+        event.add_header("Content-Disposition", "attachment", filename=filename)
+        mixed = body if body.get_content_type() == "multipart/mixed" else None
+        if mixed is None:
+            mixed = MIMEMultipart("mixed")
+            mixed.attach(body)
+        mixed.attach(event)
         body = mixed
     msg = body
     if not is_msg_id(msg_id):
