@@ -147,9 +147,11 @@ class Mailer:
 
     def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
-                deadline: datetime | None, correction: int = 0, notes: Sequence[str] = ()) -> list[Outgoing]:
+                deadline: datetime | None, correction: int = 0, notes: Sequence[str] = (),
+                again: object = None, only: int | None = None) -> list[Outgoing]:
         """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
-        A turn resolved again after a rollback says so in the subject and the body."""
+        A turn resolved again after a rollback says so in the subject and the body. `again`
+        (a key) makes them mails of their own, sent again on request; `only` keeps one seat's."""
         title = f"{game.name} — after turn {turn}"
         public = engine.view(after, Viewer.public())
         drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
@@ -159,6 +161,8 @@ class Mailer:
         for player in [*players, None]:
             if player is not None and not player.email:
                 continue  # a computer player reads no mail
+            if only is not None and (player is None or player.seat != only):
+                continue
             reader = reader_of(player)
             view = engine.view(after, reader.viewer)
             seen = [engine.redact(r, reader.viewer) for r in resolutions]
@@ -168,15 +172,16 @@ class Mailer:
                                  correction=correction, notes=tuple(notes))
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
-                       + ("" if player else " (GM)"))
+                       + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
             to = player.email if player else self.config.address
             # a correction is another mail than the report it corrects: its own Message-ID
             msg_id = message_id(game.name, "report", turn, who, *((f"c{correction}",) if correction else ()),
-                                domain=self.domain)
+                                *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
                                 html=_part(letter.html, env) if letter.html else None, pictures=[picture],
                                 date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
-            out.append(Outgoing(MailKind.REPORT if player else MailKind.GM_REPORT, to, msg_id, subject, raw))
+            kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
+            out.append(Outgoing(kind, to, msg_id, subject, raw))
         return out
 
     def secret_mail(self, game: GameRow, player: PlayerRow, *, why: str, message: int) -> Outgoing:

@@ -67,7 +67,8 @@ class Moderator:
         self.mailer = Mailer(config, self.store, self.now)
         policy = Policy(address=config.address, max_bytes=config.max_mail_bytes,
                         reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
-                        authserv_id=config.authserv_id)
+                        authserv_id=config.authserv_id, vacation_days=config.vacation_days,
+                        press_per_day=config.press_per_day)
         self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, policy)
 
     def now(self) -> datetime:
