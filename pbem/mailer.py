@@ -28,6 +28,19 @@ from pbem.tokens import reply_token
 
 
 @dataclass(frozen=True)
+class GmNote:
+    """A GM's note for a report: told in full to the GM and the seat it concerns (None: to all),
+    and as `public` to every other reader (an edit of a hidden value names no value)."""
+
+    seat: int | None
+    full: str
+    public: str
+
+    def for_reader(self, seat: int | None, gm: bool) -> str:
+        return self.full if gm or self.seat is None or self.seat == seat else self.public
+
+
+@dataclass(frozen=True)
 class Outgoing:
     kind: MailKind
     to: str
@@ -101,13 +114,16 @@ class Mailer:
         )
 
     # the mails -------------------------------------------------------------------------------
-    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime) -> Outgoing:
+    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime,
+                key: object = None) -> Outgoing:
+        """The welcome mail with the master secret; `key` makes a replacement's its own mail."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         letter = engine.presenter.welcome(view, reader)
         env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True)
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
-        msg_id = message_id(game.name, "welcome", player.name, domain=self.domain)
+        msg_id = message_id(game.name, "welcome", player.name, *((key,) if key is not None else ()),
+                            domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
                             html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id,
                             due=(game.name, engine.turn(state), game.deadline))
@@ -147,7 +163,7 @@ class Mailer:
 
     def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
-                deadline: datetime | None, correction: int = 0, notes: Sequence[str] = (),
+                deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
                 again: object = None, only: int | None = None) -> list[Outgoing]:
         """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
         A turn resolved again after a rollback says so in the subject and the body. `again`
@@ -169,7 +185,8 @@ class Mailer:
             letter = engine.presenter.report(view, seen, reader)
             env = self._envelope(game, engine, turn, reader, player, view, deadline,
                                  resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt,
-                                 correction=correction, notes=tuple(notes))
+                                 correction=correction,
+                                 notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes))
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
                        + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
