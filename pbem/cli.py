@@ -503,8 +503,10 @@ def games(config_path: Path | None) -> None:
 @click.argument("seat")
 @click.option("--email", default=None, help="The new player's address: a new secret and a welcome mail go there.")
 @click.option("--bot", default=None, metavar="LEVEL", help="A computer player takes the seat instead.")
+@click.option("--secret", default=None, help="The newcomer's secret (default: a random one).")
 @config_option
-def replace(name: str, seat: str, email: str | None, bot: str | None, config_path: Path | None) -> None:
+def replace(name: str, seat: str, email: str | None, bot: str | None, secret: str | None,
+            config_path: Path | None) -> None:
     """Hand a seat to a new player (or a computer player), from the current turn on.
 
     The newcomer gets a new secret and a welcome mail with the story so far; the current deadline
@@ -513,7 +515,7 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, config_pat
 
     Example: pbem replace race-7 Cyd --email dora@example.org
     """
-    row = _moderator(config_path).replace_player(name, seat, email=email, bot=bot)
+    row = _moderator(config_path).replace_player(name, seat, email=email, bot=bot, secret=secret)
     click.echo(f"{row.name} of {name} is now played by {row.email or 'a computer player (' + row.bot + ')'} "
                f"from turn {row.since_turn}")
 

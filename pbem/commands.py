@@ -9,7 +9,7 @@ no more than the last report did (which seats sent orders, never what they order
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -65,8 +65,9 @@ def help_lines(engine: AnyGame, game: GameRow, player: PlayerRow, state: Any) ->
 
 
 def status_lines(engine: AnyGame, game: GameRow, player: PlayerRow, players: Sequence[PlayerRow], state: Any,
-                 sent: set[int]) -> list[str]:
-    """`sent`: the seats whose orders for the current turn are in."""
+                 sent: set[int], standing: Collection[int] = ()) -> list[str]:
+    """`sent`: the seats whose orders for the current turn are in; `standing`: those whose
+    standing orders of an earlier turn play unless they send a sheet."""
     due = set(engine.to_move(state))
     lines = [f"{game.name}, turn {game.turn}" + (" — paused by the GM: the deadline is stopped" if game.paused else ""),
              f"Deadline: {when(game.deadline, player.timezone)}", "", "Orders for this turn:"]
@@ -76,7 +77,7 @@ def status_lines(engine: AnyGame, game: GameRow, player: PlayerRow, players: Seq
         elif p.bot:
             what = "a computer player"
         else:
-            what = "in" if p.seat in sent else "not yet"
+            what = "in" if p.seat in sent else "standing orders" if p.seat in standing else "not yet"
         lines.append(f"  {p.name:<12} {what}")
     view = engine.view(state, Viewer(player.seat))
     lines += ["", "The position (as your last report showed it):", *[f"  {x}" for x in engine.presenter.position_lines(view)]]
@@ -150,3 +151,7 @@ def sent_seats(store: Store, session: Session, game: GameRow, players: Sequence[
     assert game.id is not None
     current = store.current_sheets(session, game.id, game.turn)
     return {p.seat for p in players if p.id in current}
+
+
+def standing_seats(store: Store, session: Session, game: GameRow, players: Sequence[PlayerRow]) -> set[int]:
+    return {p.seat for p in players if not p.bot and store.standing_sheet(session, p, game.turn) is not None}

@@ -359,8 +359,10 @@ def answer_commands(m: Deps, session: Session, it: Intake) -> None:
             _answer_help(m, session, it)
         elif word == "STATUS":
             sent = commands.sent_seats(m.store, session, it.game, it.players)
+            standing = commands.standing_seats(m.store, session, it.game, it.players)
             _answer(m, session, it, "STATUS", "where the game stands:",
-                    commands.status_lines(engine, it.game, it.player, it.players, state, sent), deadline=True)
+                    commands.status_lines(engine, it.game, it.player, it.players, state, sent, standing),
+                    deadline=True)
         elif word == "HISTORY":
             turns = m.store.turns(session, it.game.id)
             _answer(m, session, it, "HISTORY", f"the turns of {it.game.name} so far:",

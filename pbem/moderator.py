@@ -424,13 +424,16 @@ class Moderator:
         return count
 
     def replace_player(self, name: str, seat: str, *, email: str | None = None, bot: str | None = None,
-                       player_name: str | None = None) -> PlayerRow:
+                       secret: str | None = None) -> PlayerRow:
         """A new person (new secret, a welcome with the story so far, the deadline extended to at
         least the takeover span) or a computer player takes over a seat; earlier missed turns stay
         the earlier player's."""
         if (email is None) == (bot is None):
             raise PbemError("give either --email ADDRESS (a new person) or --bot LEVEL (a computer player)")
         address = validate_address(email) if email is not None else ""
+        problem = check_secret(secret) if secret is not None else None
+        if problem is not None:
+            raise PbemError(f"{problem}; leave --secret out for a random one")
         with self.store.session() as session:
             game = self.store.lock_game(session, name)
             assert game.id is not None
@@ -442,7 +445,7 @@ class Moderator:
                 raise PbemError(f"{address} already plays another seat of {name}")
             before = f"{row.email or 'a computer player'}"
             row.email, row.bot = address.lower(), bot or ""
-            row.secret, row.since_turn = new_secret(), game.turn
+            row.secret, row.since_turn, row.timezone = secret or new_secret(), game.turn, "UTC"
             row.bouncing, row.away_from, row.away_to, row.vacation_days = "", None, None, 0
             for sheet in session.exec(select(SheetRow).where(SheetRow.player_id == row.id, SheetRow.turn >= game.turn,
                                                             SheetRow.current == True)):  # noqa: E712

@@ -139,12 +139,11 @@ def compose(
         event = MIMEText(ical, "calendar", "utf-8")
         event.set_param("method", "PUBLISH")
         event.add_header("Content-Disposition", "attachment", filename=filename)
-        mixed = body if body.get_content_type() == "multipart/mixed" else None
-        if mixed is None:
+        if body.get_content_type() != "multipart/mixed":
             mixed = MIMEMultipart("mixed")
             mixed.attach(body)
-        mixed.attach(event)
-        body = mixed
+            body = mixed
+        body.attach(event)
     msg = body
     if not is_msg_id(msg_id):
         raise ValueError(f"not a valid Message-ID: {msg_id!r}")
