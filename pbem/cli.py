@@ -614,6 +614,19 @@ def end(name: str, result: str | None, config_path: Path | None) -> None:
 
 @main.command()
 @click.argument("name")
+@click.argument("switch", type=click.Choice(["on", "off"]))
+@config_option
+def press(name: str, switch: str, config_path: Path | None) -> None:
+    """Switch the players' PRESS messages on or off in a game; players are told.
+
+    Example: pbem press race-7 off
+    """
+    _moderator(config_path).set_press(name, switch == "on")
+    click.echo(f"Press is {switch} in {name}")
+
+
+@main.command()
+@click.argument("name")
 @click.argument("seat")
 @click.option("--turn", type=int, default=None, help="The turn's report (default: the last resolved).")
 @config_option

@@ -626,6 +626,22 @@ class Moderator:
         self.deliver()
         return row.email
 
+    def set_press(self, name: str, on: bool) -> GameRow:
+        """Let PRESS be relayed in a game, or not; players are told."""
+        with self.store.session() as session:
+            game = self.store.lock_game(session, name)
+            assert game.id is not None
+            if game.press == on:
+                raise PbemError(f"press is {'on' if on else 'off'} in {name} already; nothing was changed")
+            game.press = on
+            session.add(game)
+            self._event(session, game, EventKind.PRESS_SWITCH, f"press switched {'on' if on else 'off'}")
+            self._tell(session, game, self.store.players(session, game.id), f"press {'on' if on else 'off'}",
+                       f"news of {game.name}:", ["PRESS messages are relayed to every player again." if on else
+                                                 "The GM has switched press off: PRESS messages are not relayed."])
+        self.deliver()
+        return game
+
     def events(self, name: str) -> list[EventRow]:
         with self.store.session() as session:
             game = self.store.game(session, name)

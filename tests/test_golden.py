@@ -8,8 +8,8 @@ and review the diff of tests/golden/ before committing it.
 from __future__ import annotations
 
 import email
-import json
 import email.policy
+import json
 import os
 from pathlib import Path
 

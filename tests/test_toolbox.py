@@ -147,6 +147,16 @@ def test_press_reaches_the_players_and_nobody_else(gm: Path) -> None:
     assert "refused" in out and not mails
 
 
+def test_the_gm_switches_press_off(gm: Path) -> None:
+    before = names(gm)
+    ok(run("press", "race", "off"))
+    assert len(new_mails(gm, before)) == 3
+    _, mails = mail(gm, "ann@example.org", "GAME race\nSECRET AAA-111\nPRESS hello\n", "po1@x")
+    assert [p.name.split("-", 1)[1] for p in mails] == ["answer-ann@example.org.eml"]
+    assert "switched press off" in text_of(mails[0])
+    assert run("press", "race", "off").exit_code == 1
+
+
 def test_press_has_a_daily_limit(gm: Path) -> None:
     for n in range(5):
         mail(gm, "ann@example.org", f"GAME race\nSECRET AAA-111\nPRESS hello {n}\n", f"pl{n}@x")
