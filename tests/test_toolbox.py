@@ -11,7 +11,7 @@ import pytest
 
 from pbem.config import load_config
 from pbem.moderator import Moderator
-from tests.test_moderator import ingest, ok, order_mail, outbox, run, text_of
+from tests.test_moderator import html_of, ingest, ok, order_mail, outbox, run, text_of
 
 
 def new_mails(root: Path, before: set[str]) -> list[Path]:
@@ -261,6 +261,7 @@ def test_rollback_and_a_corrected_resolution(gm: Path) -> None:
     msg = email.message_from_bytes(reports[0].read_bytes(), policy=email.policy.default)
     assert msg["Subject"] == "race: turn 1 report (correction 1)"
     assert "CORRECTION: turn 1 was resolved again" in text_of(reports[0])
+    assert "<strong>Correction:</strong> turn 1 was resolved again" in html_of(reports[0])
     m = Moderator(load_config(gm / "pbem.toml"))
     _, _, record = m.turn_record("race", 1)
     assert "MOVE: TO 5" in json.loads(record.sheets)["Ann"] and record.correction == 1
@@ -282,6 +283,8 @@ def test_edit_is_recorded_and_told_without_hidden_values(gm: Path) -> None:
     bob = text_of(next(p for p in outbox(gm) if p.name.endswith("report-bob@example.net.eml")))
     assert "the GM set Ann's carrots to 40 (a wrong sheet in turn 0)" in ann
     assert "the GM changed Ann's carrots (a wrong sheet in turn 0)" in bob and "to 40" not in bob
+    bob_html = html_of(next(p for p in outbox(gm) if p.name.endswith("report-bob@example.net.eml")))
+    assert "the GM changed Ann&#39;s carrots" in bob_html and "to 40" not in bob_html
     assert "the GM set Ann's square to 5" in ok(run("history", "race")).output
 
 
