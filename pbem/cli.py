@@ -288,10 +288,13 @@ def status(name: str, config_path: Path | None) -> None:
     if info["over"]:
         click.echo(f"{name} is over.")
         return
-    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}")
+    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}"
+               + (" (paused: `pbem resume` starts it again)" if info.get("paused") else ""))
     for p in info["players"]:
         got = f"orders in ({when(p['orders'])})" if p["orders"] else (
-            "no orders yet" if p["to_move"] else "has no move this turn")
+            "standing orders" if p.get("standing") else "no orders yet" if p["to_move"] else "has no move this turn")
+        if p.get("away"):
+            got += ", on vacation"
         click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
     waiting = sum(1 for p in info["players"] if not p["orders"])
     click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")

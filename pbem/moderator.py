@@ -177,9 +177,12 @@ class Moderator:
                 "turn": game.turn,
                 "over": game.over,
                 "deadline": game.deadline,
+                "paused": game.paused,
                 "players": [
                     {"name": p.name, "email": p.email, "bot": p.bot or None, "to_move": p.seat in due,
-                     "bouncing": p.bouncing, "orders": sheets[p.id].received_at if p.id in sheets else None}
+                     "bouncing": p.bouncing, "orders": sheets[p.id].received_at if p.id in sheets else None,
+                     "standing": p.id not in sheets and self.store.standing_sheet(session, p, game.turn) is not None,
+                     "away": commands.is_away(p, self.now())}
                     for p in players
                 ],
                 "pending": self.store.pending_messages(session),

@@ -111,6 +111,7 @@ def test_standing_orders_play_in_later_turns_until_another_sheet(gm: Path) -> No
                     "st1@x")
     assert "STANDING: this sheet stays in force" in text_of(mails[0])
     ok(run("resolve-turn", "race", "--force"))
+    assert "Ann          ann@example.org              standing orders" in ok(run("status", "race")).output
     ok(run("resolve-turn", "race", "--force"))
     m = Moderator(load_config(gm / "pbem.toml"))
     _, _, record = m.turn_record("race", 2)
