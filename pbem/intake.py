@@ -53,6 +53,8 @@ from pbem.tokens import new_secret, secret_matches
 STALE_AFTER = timedelta(minutes=2)
 #: wrong secrets for one player within a day before the GM is told
 WRONG_SECRETS_ALERT = 3
+#: reports one mail may ask to have sent again (RESEND lines beyond are passed over)
+MAX_RESENDS = 3
 
 
 @dataclass(frozen=True)
@@ -294,9 +296,9 @@ def player_settings(m: Deps, session: Session, it: Intake) -> None:
         it.timezone = it.sheet.timezone
         it.player.timezone = it.sheet.timezone  # written with the sheet, in the one write transaction
     it.standing = "STANDING" in it.sheet.commands
-    for command in it.sheet.commands:
-        if command.startswith("VACATION "):
-            _vacation(m, session, it, command)
+    vacation = next((c for c in it.sheet.commands if c.startswith("VACATION ")), None)
+    if vacation is not None:  # one a mail: a second would only contradict the first
+        _vacation(m, session, it, vacation)
 
 
 def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
@@ -353,8 +355,13 @@ def answer_commands(m: Deps, session: Session, it: Intake) -> None:
     assert it.game is not None and it.player is not None and it.game.id is not None
     engine = m.engine(it.game)
     state = engine.load_state(json.loads(it.game.state))
-    for command in it.sheet.commands:
+    resends = 0
+    for command in dict.fromkeys(it.sheet.commands):  # each command answered once, however often written
         word = command.split()[0]
+        if word == "RESEND":
+            resends += 1
+            if resends > MAX_RESENDS:
+                continue
         if word == "HELP":
             _answer_help(m, session, it)
         elif word == "STATUS":

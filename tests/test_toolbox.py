@@ -135,6 +135,16 @@ def test_history_and_resend_by_mail(gm: Path) -> None:
     assert "has resolved turns 1 to 1" in text_of(mails[0])
 
 
+def test_a_command_written_many_times_is_answered_once(gm: Path) -> None:
+    ok(run("resolve-turn", "race", "--force"))
+    body = "GAME race\nSECRET CCC-333\n" + "STATUS\n" * 50 + "RESEND 1\n" * 9 + "VACATION 2026-12-01 2026-12-02\n" * 3
+    out, mails = mail(gm, "cyd@example.com", body, "many@x")
+    assert "answered" in out
+    assert sorted(p.name.split("-", 1)[1] for p in mails) == [
+        "answer-cyd@example.com.eml", "answer-cyd@example.com.eml", "answer-cyd@example.com.eml",
+        "gm-alert-gm@pbem.example.eml"]
+
+
 def test_press_reaches_the_players_and_nobody_else(gm: Path) -> None:
     out, mails = mail(gm, "ann@example.org", "GAME race\nSECRET AAA-111\nPRESS\nBob, shall we both avoid 23?\n"
                       "-- \nAnn", "pr1@x")
