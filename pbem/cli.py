@@ -288,10 +288,13 @@ def status(name: str, config_path: Path | None) -> None:
     if info["over"]:
         click.echo(f"{name} is over.")
         return
-    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}")
+    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}"
+               + (" (paused: `pbem resume` starts it again)" if info.get("paused") else ""))
     for p in info["players"]:
         got = f"orders in ({when(p['orders'])})" if p["orders"] else (
-            "no orders yet" if p["to_move"] else "has no move this turn")
+            "standing orders" if p.get("standing") else "no orders yet" if p["to_move"] else "has no move this turn")
+        if p.get("away"):
+            got += ", on vacation"
         click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
     waiting = sum(1 for p in info["players"] if not p["orders"])
     click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")
@@ -427,11 +430,26 @@ def history(name: str, config_path: Path | None) -> None:
                + ", ".join(f"{p.name} <{p.email}>" for p in players))
     if not turns:
         click.echo("No turn resolved yet.")
+    events = m.events(name)
     for t in turns:
-        click.echo(f"Turn {t.turn}, resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
+        for e in events:
+            if e.turn == t.turn and e.kind != "press":
+                click.echo(f"  GM ({e.created_at:%Y-%m-%d %H:%M}): {e.text.splitlines()[0]}")
+        click.echo(f"Turn {t.turn}" + (f" (correction {t.correction})" if t.correction else "")
+                   + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
         for d in json.loads(t.resolutions):
             resolution = engine.redact(engine.resolution_from_json(d), public)
             click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
+    for e in events:
+        if e.turn >= game.turn and e.kind != "press":
+            click.echo(f"  GM ({e.created_at:%Y-%m-%d %H:%M}): {e.text.splitlines()[0]}")
+    from pbem.commands import missed_turns
+
+    for p in players:
+        missed = missed_turns(turns, p)
+        since = f" since turn {p.since_turn}" if p.since_turn > 1 else ""
+        click.echo(f"{p.name}: {len(missed)} missed turn{'s' if len(missed) != 1 else ''}{since}"
+                   + (f" ({', '.join(map(str, missed))})" if missed else ""))
 
 
 @main.command()
@@ -480,6 +498,171 @@ def secret(name: str, player: str, value: str | None, config_path: Path | None) 
     """
     row = _moderator(config_path).change_secret(name, player, value)
     click.echo(f"{row.name} of {name} has a new secret, mailed to {row.email}")
+
+
+# --- the GM's toolbox --------------------------------------------------------------------------
+
+
+@main.command()
+@config_option
+def games(config_path: Path | None) -> None:
+    """Every game: what is played, its ruleset, turn and deadline, and whose orders are missing.
+
+    Example: pbem games
+    """
+    from pbem.reports import when
+
+    rows = _moderator(config_path).games()
+    if not rows:
+        click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
+    for g in rows:
+        if g["over"]:
+            state = f"over{': ' + g['result'] if g['result'] else ''}"
+        else:
+            state = f"turn {g['turn']}, " + ("paused" if g["paused"] else f"deadline {when(g['deadline'])}")
+            state += f"; missing: {', '.join(g['missing'])}" if g["missing"] else "; every sheet is in"
+        click.echo(f"{g['game']:<16} {g['plays']} ({g['ruleset']})  {state}")
+
+
+@main.command()
+@click.argument("name")
+@click.argument("seat")
+@click.option("--email", default=None, help="The new player's address: a new secret and a welcome mail go there.")
+@click.option("--bot", default=None, metavar="LEVEL", help="A computer player takes the seat instead.")
+@click.option("--secret", default=None, help="The newcomer's secret (default: a random one).")
+@config_option
+def replace(name: str, seat: str, email: str | None, bot: str | None, secret: str | None,
+            config_path: Path | None) -> None:
+    """Hand a seat to a new player (or a computer player), from the current turn on.
+
+    The newcomer gets a new secret and a welcome mail with the story so far; the current deadline
+    is extended to at least [moderator] takeover (3d) from now; the turns the earlier player
+    missed stay theirs. Until computer players land, a --bot seat gets the default orders.
+
+    Example: pbem replace race-7 Cyd --email dora@example.org
+    """
+    row = _moderator(config_path).replace_player(name, seat, email=email, bot=bot, secret=secret)
+    click.echo(f"{row.name} of {name} is now played by {row.email or 'a computer player (' + row.bot + ')'} "
+               f"from turn {row.since_turn}")
+
+
+@main.command()
+@click.argument("name")
+@config_option
+def pause(name: str, config_path: Path | None) -> None:
+    """Stop a game's deadlines (no turn is due, no reminder is sent); players are told.
+
+    Example: pbem pause race-7
+    """
+    _moderator(config_path).pause(name)
+    click.echo(f"{name} is paused; `pbem resume {name}` starts its deadline again")
+
+
+@main.command()
+@click.argument("name")
+@config_option
+def resume(name: str, config_path: Path | None) -> None:
+    """Start a paused game's deadlines again, moved on by the time it was paused; players are told.
+
+    Example: pbem resume race-7
+    """
+    from pbem.reports import when
+
+    game = _moderator(config_path).resume(name)
+    click.echo(f"{name} goes on: deadline {when(game.deadline)}")
+
+
+@main.command()
+@click.argument("name")
+@click.argument("when", metavar="WHEN")
+@config_option
+def deadline(name: str, when: str, config_path: Path | None) -> None:
+    """Move the current turn's deadline to WHEN (a moment, or a span from now); players are told.
+
+    Example: pbem deadline race-7 "2026-12-01 18:00 Europe/London"
+    """
+    from pbem.reports import when as show
+
+    game = _moderator(config_path).move_deadline(name, when)
+    click.echo(f"{name} turn {game.turn}: deadline {show(game.deadline)}")
+
+
+@main.command()
+@click.argument("name")
+@config_option
+def rollback(name: str, config_path: Path | None) -> None:
+    """Undo the last resolved turn: its position and sheets come back; its record is kept.
+
+    Replace a sheet (the player mails a new one) and `pbem resolve-turn` again: the new reports
+    say in the subject and the body that they are a correction.
+
+    Example: pbem rollback race-7
+    """
+    turn = _moderator(config_path).rollback(name)
+    click.echo(f"Turn {turn} of {name} is undone: its sheets are in force again; `pbem resolve-turn {name}` "
+               "resolves it again")
+
+
+@main.command()
+@click.argument("name")
+@click.argument("seat")
+@click.argument("changes", nargs=-1, required=True, metavar="KEY=VALUE...")
+@click.option("--reason", required=True, help="Why: shown in the history and the next report.")
+@config_option
+def edit(name: str, seat: str, changes: tuple[str, ...], reason: str, config_path: Path | None) -> None:
+    """Set values of a seat (what the game takes: Hare & Tortoise's square, carrots, lettuces,
+    must, skip, place). Every edit is recorded and told in the next report.
+
+    Example: pbem edit race-7 Ann carrots=40 square=12 --reason "turn 3 was resolved with a wrong sheet"
+    """
+    m = _moderator(config_path)
+    state = m.edit(name, seat, changes, reason)
+    game, _, _ = m.game_state(name)
+    from pbem.games.base import Viewer
+
+    engine = m.engine(game)
+    for line in engine.presenter.position_lines(engine.view(state, Viewer.gm())):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--result", default=None, help="The result to declare (default: abandoned).")
+@config_option
+def end(name: str, result: str | None, config_path: Path | None) -> None:
+    """End a game with the result the GM declares, or abandon it; players are told.
+
+    Example: pbem end race-7 --result "Ann wins: Bob and Cyd resigned"
+    """
+    game = _moderator(config_path).end(name, result)
+    click.echo(f"{name} is over: {game.result}")
+
+
+@main.command()
+@click.argument("name")
+@click.argument("switch", type=click.Choice(["on", "off"]))
+@config_option
+def press(name: str, switch: str, config_path: Path | None) -> None:
+    """Switch the players' PRESS messages on or off in a game; players are told.
+
+    Example: pbem press race-7 off
+    """
+    _moderator(config_path).set_press(name, switch == "on")
+    click.echo(f"Press is {switch} in {name}")
+
+
+@main.command()
+@click.argument("name")
+@click.argument("seat")
+@click.option("--turn", type=int, default=None, help="The turn's report (default: the last resolved).")
+@config_option
+def resend(name: str, seat: str, turn: int | None, config_path: Path | None) -> None:
+    """Send a player's turn report again.
+
+    Example: pbem resend race-7 Ann --turn 2
+    """
+    address = _moderator(config_path).resend(name, seat, turn)
+    click.echo(f"The report went again to {address}")
 
 
 @main.command()

@@ -28,6 +28,11 @@ name = "{name}"
 # At most this many automatic replies (acknowledgements, refusals) to one address an hour,
 # so that no mail loop can start with another robot.
 max_replies_per_hour = 20
+# VACATION days a player may take in one game, and PRESS messages a player may send a day.
+vacation_days = 14
+press_per_day = 5
+# A replacement player gets at least this long before the current deadline (`pbem replace`).
+takeover = "3d"
 
 [database]
 # SQLite by default. For PostgreSQL: "postgresql+psycopg://user:password@host/dbname".
@@ -93,6 +98,9 @@ class Config:
     archive_dir: Path | None = None  # `pbem run` refreshes the public archive here
     archive_hold_orders: tuple[str, ...] = ()
     archive_url: str = ""
+    vacation_days: int = 14
+    press_per_day: int = 5
+    takeover: str = "3d"
 
     @property
     def base(self) -> Path:
@@ -113,6 +121,20 @@ class Key:
 
 def _positive(value: int) -> str | None:
     return None if value > 0 else "must be a positive whole number"
+
+
+def _non_negative(value: int) -> str | None:
+    return None if value >= 0 else "must be a whole number, 0 or more"
+
+
+def _span(value: str) -> str | None:
+    from pbem.clock import require_span
+
+    try:
+        require_span(value, "takeover")
+    except PbemError as err:
+        return str(err)
+    return None
 
 
 def _port(value: int) -> str | None:
@@ -143,6 +165,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "strangers_per_hour": Key("integer", "strangers_per_hour = 20", _positive),
         "authserv_id": Key("string", 'authserv_id = "mx.example.org"'),
         "max_mail_kb": Key("integer", "max_mail_kb = 5120", _positive),
+        "vacation_days": Key("integer", "vacation_days = 14", _non_negative),
+        "press_per_day": Key("integer", "press_per_day = 5", _non_negative),
+        "takeover": Key("string", 'takeover = "3d"', _span),
     },
     "database": {"url": Key("string", 'url = "sqlite:///pbem.sqlite"')},
     "inbox": {"maildir": Key("string", 'maildir = "inbox"')},
@@ -351,6 +376,9 @@ def load_config(path: Path | None = None) -> Config:
         archive_dir=base / Path(archive["dir"]).expanduser() if "dir" in archive else None,
         archive_hold_orders=tuple(archive.get("hold_orders", ())),
         archive_url=archive.get("url", ""),
+        vacation_days=mod.get("vacation_days", 14),
+        press_per_day=mod.get("press_per_day", 5),
+        takeover=mod.get("takeover", "3d"),
     )
 
 

@@ -54,6 +54,11 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
                seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()))
     echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
     for turn_dir in turns:
+        for action in spec.get("actions", ()):
+            if action.get("before") == turn_dir.name and "replace" in action:
+                row = m.replace_player(spec["name"], action["replace"], email=action.get("email"),
+                                       bot=action.get("bot"), secret=action.get("secret"))
+                echo(f"Before {turn_dir.name}: {row.name} is handed to {row.email or 'a computer player'}")
         latest = clock.moment
         for path in mails[turn_dir.name]:
             raw = path.read_bytes()

@@ -17,23 +17,35 @@ import json
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from email.message import Message
 from typing import Any
 
 from sqlmodel import Session
 
+from pbem import commands
+from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed
-from pbem.games.sheet import Echo, Sheet, merge, read_sheet
+from pbem.games.sheet import Accepted, Echo, Rejected, Sheet, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
 from pbem.mailer import Mailer, Outgoing
-from pbem.store import GameRow, MailStatus, MessageRow, MessageStatus, PlayerRow, SheetRow, Store
+from pbem.store import (
+    EventKind,
+    EventRow,
+    GameRow,
+    MailStatus,
+    MessageRow,
+    MessageStatus,
+    PlayerRow,
+    SheetRow,
+    Store,
+)
 from pbem.tokens import new_secret, secret_matches
 
 #: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
@@ -41,6 +53,8 @@ from pbem.tokens import new_secret, secret_matches
 STALE_AFTER = timedelta(minutes=2)
 #: wrong secrets for one player within a day before the GM is told
 WRONG_SECRETS_ALERT = 3
+#: reports one mail may ask to have sent again (RESEND lines beyond are passed over)
+MAX_RESENDS = 3
 
 
 @dataclass(frozen=True)
@@ -52,6 +66,8 @@ class Policy:
     reply_to_strangers: bool = False
     strangers_per_hour: int = 20
     authserv_id: str | None = None  # refuse dmarc=fail in this server's Authentication-Results
+    vacation_days: int = 14  # VACATION days a player may take in one game
+    press_per_day: int = 5  # PRESS messages a player may send in one game a day
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,9 @@ class Intake:
     ack: Outgoing | None = None
     replaced: str = "new"
     alerts: list[Outgoing] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+    standing: bool = False
+    answered: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -252,6 +271,11 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
         it.alerts.append(m.mailer.secret_mail(it.game, player, why="you asked for it", message=it.row.id or 0))
         raise Stop(MessageStatus.ANSWERED, "the player's secret was sent to their address")
     secret = it.sheet.secret
+    if "HELP" in it.sheet.commands and (secret is None or not secret_matches(secret, player.secret, it.game.name,
+                                                                                it.game.turn)):
+        # like SEND SECRET: the answer goes to the player's own address only
+        _answer_help(m, session, it)
+        raise Stop(MessageStatus.ANSWERED, "HELP was answered")
     if secret is None:
         raise Stop(MessageStatus.REFUSED, "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
@@ -271,6 +295,158 @@ def player_settings(m: Deps, session: Session, it: Intake) -> None:
     if it.sheet.timezone is not None:
         it.timezone = it.sheet.timezone
         it.player.timezone = it.sheet.timezone  # written with the sheet, in the one write transaction
+    it.standing = "STANDING" in it.sheet.commands
+    vacation = next((c for c in it.sheet.commands if c.startswith("VACATION ")), None)
+    if vacation is not None:  # one a mail: a second would only contradict the first
+        _vacation(m, session, it, vacation)
+
+
+def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
+    """`VACATION <from> <to>`: within the game's budget of days, the player is away; the GM is told."""
+    assert it.player is not None and it.game is not None
+    try:
+        wanted = commands.read_vacation(command, m.now().date())
+    except PbemError as err:
+        raise Stop(MessageStatus.REFUSED, str(err), fix="Write it like: VACATION 2026-12-24 2027-01-02", reply=True) from None
+    left = m.policy.vacation_days - it.player.vacation_days
+    if wanted.days > left:
+        raise Stop(MessageStatus.REFUSED,
+                   f"{command} is {wanted.days} days; {left} of the game's {m.policy.vacation_days} vacation days "
+                   "are left to you", fix="Ask for fewer days, or ask the GM.", reply=True)
+    it.player.away_from, it.player.away_to = commands.vacation_span(wanted)
+    it.player.vacation_days += wanted.days
+    text = (f"{it.player.name} is away from {wanted.start} to {wanted.end} ({wanted.days} days; "
+            f"{it.player.vacation_days} of {m.policy.vacation_days} used)")
+    it.events.append(EventRow(game_id=it.game.id or 0, turn=it.game.turn, kind=EventKind.VACATION, seat=it.player.seat,
+                              text=text, created_at=m.now()))
+    it.alerts.append(m.mailer.gm_alert(key=("vacation", it.game.name, it.player.name, it.row.id or 0),
+                                       subject=f"{it.game.name}: {it.player.name} is on vacation", text=text + (
+                                           ".\n\nTheir standing orders (or the default moves) play meanwhile; no "
+                                           "reminders go to them, and the turns are not counted as missed.")))
+    _answer(m, session, it, command, f"you are away from {wanted.start} to {wanted.end}:",
+            ["Your standing orders (a sheet sent with STANDING) play for you meanwhile, else the default moves;",
+             "you get no reminders, and these turns do not count as missed.",
+             f"Vacation days used in {it.game.name}: {it.player.vacation_days} of {m.policy.vacation_days}."])
+
+
+def _answer(m: Deps, session: Session, it: Intake, command: str, opening: str, lines: list[str],
+            deadline: bool = False) -> None:
+    """Queue an answer to the player's own address, within the replies' rate limit."""
+    assert it.game is not None and it.player is not None
+    it.answered.append(command.split()[0])
+    if not m.mailer.may_reply(session, it.player.email):
+        return
+    original = read_message_id(it.msg) if it.msg is not None else ""
+    it.alerts.append(m.mailer.answer(it.game, it.player, command=command, opening=opening, lines=lines,
+                                     key=it.row.id or 0, original=original or None,
+                                     deadline=it.game.deadline if deadline and not it.game.paused else None))
+
+
+def _answer_help(m: Deps, session: Session, it: Intake) -> None:
+    assert it.game is not None and it.player is not None
+    state = m.engine(it.game).load_state(json.loads(it.game.state))
+    _answer(m, session, it, "HELP", "here is how to play by mail.",
+            commands.help_lines(m.engine(it.game), it.game, it.player, state))
+
+
+def answer_commands(m: Deps, session: Session, it: Intake) -> None:
+    """HELP, STATUS, HISTORY, RESEND and PRESS are answered to the sender's own address; a mail
+    that holds nothing else ends here (one with orders too goes on to them)."""
+    assert it.game is not None and it.player is not None and it.game.id is not None
+    engine = m.engine(it.game)
+    state = engine.load_state(json.loads(it.game.state))
+    resends = 0
+    for command in dict.fromkeys(it.sheet.commands):  # each command answered once, however often written
+        word = command.split()[0]
+        if word == "RESEND":
+            resends += 1
+            if resends > MAX_RESENDS:
+                continue
+        if word == "HELP":
+            _answer_help(m, session, it)
+        elif word == "STATUS":
+            sent = commands.sent_seats(m.store, session, it.game, it.players)
+            standing = commands.standing_seats(m.store, session, it.game, it.players)
+            _answer(m, session, it, "STATUS", "where the game stands:",
+                    commands.status_lines(engine, it.game, it.player, it.players, state, sent, standing),
+                    deadline=True)
+        elif word == "HISTORY":
+            turns = m.store.turns(session, it.game.id)
+            _answer(m, session, it, "HISTORY", f"the turns of {it.game.name} so far:",
+                    commands.history_lines(engine, it.players, turns, it.player.seat))
+        elif word == "RESEND":
+            _resend(m, session, it, command)
+        elif word == "PRESS":
+            _press(m, session, it)
+    handled = {"HELP", "STATUS", "HISTORY", "RESEND", "PRESS", "VACATION"}
+    if not it.sheet.lines and "PREVIEW" not in it.sheet.commands and any(
+            c.split()[0] in handled for c in it.sheet.commands):
+        raise Stop(MessageStatus.ANSWERED, "answered: " + ", ".join(dict.fromkeys(it.answered)))
+
+
+def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
+    assert it.game is not None and it.player is not None and it.game.id is not None
+    words = command.split()
+    turn = int(words[1]) if len(words) > 1 else it.game.turn - 1
+    record = m.store.turn(session, it.game.id, turn) if turn >= 1 else None
+    if record is None:
+        _answer(m, session, it, command, "there is no report to send again:",
+                [f"{it.game.name} has resolved turns 1 to {it.game.turn - 1}." if it.game.turn > 1 else
+                 f"{it.game.name} has resolved no turn yet."])
+        return
+    it.answered.append("RESEND")
+    if not m.mailer.may_reply(session, it.player.email):
+        return
+    engine = m.engine(it.game)
+    after = engine.load_state(json.loads(record.after))
+    slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+    resolved = record.resolved_at if record.resolved_at.tzinfo else record.resolved_at.replace(tzinfo=timezone.utc)
+    it.alerts += m.mailer.reports(it.game, engine, it.players, after, slots, turn=record.turn, resolved=resolved,
+                                  deadline=record.deadline, correction=record.correction, again=it.row.id or 0,
+                                  only=it.player.seat)
+
+
+def _press(m: Deps, session: Session, it: Intake) -> None:
+    """PRESS: relayed to the game's other players (never to anyone else), within a daily limit."""
+    assert it.game is not None and it.player is not None and it.game.id is not None
+    text = (it.sheet.press or "").strip()
+    if not it.game.press:
+        _answer(m, session, it, "PRESS", "your PRESS was not relayed:", ["The GM has switched press off in this game."])
+        return
+    if not text:
+        _answer(m, session, it, "PRESS", "your PRESS was not relayed:", ["It had no text after the PRESS word."])
+        return
+    sent = m.store.events_since(session, it.game.id, EventKind.PRESS, it.player.seat, m.now() - timedelta(days=1))
+    if sent >= m.policy.press_per_day:
+        _answer(m, session, it, "PRESS", "your PRESS was not relayed:",
+                [f"A player may send {m.policy.press_per_day} PRESS messages a day in a game; try again tomorrow."])
+        return
+    readers = [p for p in it.players if p.email and p.id != it.player.id]
+    for reader in readers:
+        it.alerts.append(m.mailer.press(it.game, it.player, reader, text, it.row.id or 0))
+    it.events.append(EventRow(game_id=it.game.id, turn=it.game.turn, kind=EventKind.PRESS, seat=it.player.seat,
+                              text=text, created_at=m.now()))
+    _answer(m, session, it, "PRESS", "your message was relayed:",
+            [f"to {', '.join(p.name for p in readers) or 'nobody (no other player reads mail)'}."])
+
+
+def preview(m: Deps, session: Session, it: Intake) -> None:
+    """PREVIEW: the sheet is read and told slot by slot, on the current position, and not stored."""
+    if "PREVIEW" not in it.sheet.commands:
+        return
+    assert it.game is not None and it.player is not None and it.parsed is not None
+    engine = m.engine(it.game)
+    lines = [f"  line {e.line}: {e.canonical}" for e in it.echo if isinstance(e, Accepted)]
+    lines += [f"  line {e.line}, column {e.column}: {e.reason}" for e in it.echo if isinstance(e, Rejected)]
+    told = engine.preview(it.state, it.parsed.orders, it.player.seat)
+    warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
+    body = ["YOUR SHEET", *lines, "", "WHAT IT WOULD DO", *(told or ("This game gives no step-by-step preview.",))]
+    if warnings:
+        body += ["", "WARNINGS", *(f"  {w}" for w in warnings)]
+    body += ["", "Nothing was stored: send the sheet without PREVIEW to make it your orders."]
+    _answer(m, session, it, "PREVIEW", f"this is what your sheet would do in turn {it.game.turn} if the other "
+            "players did not move:", body)
+    raise Stop(MessageStatus.ANSWERED, "PREVIEW was answered; nothing was stored")
 
 
 def parse_orders(m: Deps, session: Session, it: Intake) -> None:
@@ -314,8 +490,11 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
     if not it.player.email.isascii():
         return
     original = read_message_id(it.msg) if it.msg is not None else ""
-    it.ack = m.mailer.acknowledgement(it.game, m.engine(it.game), it.state, it.player, it.parsed, it.echo,
-                                      replaced=it.replaced, message=it.row.id, original=original or None)
+    engine = m.engine(it.game)
+    warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
+    it.ack = m.mailer.acknowledgement(it.game, engine, it.state, it.player, it.parsed, it.echo,
+                                      replaced=it.replaced, message=it.row.id, original=original or None,
+                                      warnings=warnings, standing=it.standing)
 
 
 def store_sheet(m: Deps, session: Session, it: Intake) -> None:
@@ -328,8 +507,10 @@ def store_sheet(m: Deps, session: Session, it: Intake) -> None:
                    fix=f"Send your orders for the next turn, with the line 'TURN {it.game.turn + 1}'; "
                        "your turn report has the template.", reply=True)
     sheet = SheetRow(game_id=it.game.id, player_id=it.player.id, turn=it.game.turn, message_id=it.row.id,
-                     text=it.text, received_at=m.now())
+                     text=it.text, received_at=m.now(), standing=it.standing)
     it.replaced = m.store.replace_sheet(session, sheet)
+    for event in it.events:
+        session.add(event)
     if it.timezone is not None:
         session.add(it.player)
     if it.ack is not None:
@@ -347,9 +528,11 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("find-game", find_game),
     ("find-player", find_player),
     ("player-settings", player_settings),
+    ("answer-commands", answer_commands),
     ("parse-orders", parse_orders),
     ("check-turn", check_turn),
     ("check-on-move", check_on_move),
+    ("preview", preview),
     ("acknowledge", acknowledge),
     ("store-sheet", store_sheet),
 )
@@ -463,6 +646,8 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
                     warn_wrong_secrets(m, session, it)
                 for mail in it.alerts:
                     m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
+                for event in it.events:  # what a command did to the player is kept (as TIMEZONE is)
+                    session.add(event)
                 if stop.reply and it.sender:
                     refuse(m, session, it, stop)
             row.traceback = ""

@@ -20,10 +20,24 @@ from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
 from pbem.games.present import Part, Reader
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
+from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
 from pbem.store import GameRow, MailKind, MailRow, PlayerRow, Store
 from pbem.tokens import reply_token
+
+
+@dataclass(frozen=True)
+class GmNote:
+    """A GM's note for a report: told in full to the GM and the seat it concerns (None: to all),
+    and as `public` to every other reader (an edit of a hidden value names no value)."""
+
+    seat: int | None
+    full: str
+    public: str
+
+    def for_reader(self, seat: int | None, gm: bool) -> str:
+        return self.full if gm or self.seat is None or self.seat == seat else self.public
 
 
 @dataclass(frozen=True)
@@ -73,10 +87,15 @@ class Mailer:
 
     def _compose(self, *, to: str, to_name: str, subject: str, text: str, html: str | None = None,
                  pictures: Sequence[Picture] = (), date: datetime, msg_id: str, in_reply_to: str | None = None,
-                 auto_submitted: str = "auto-generated") -> bytes:
+                 auto_submitted: str = "auto-generated", due: tuple[str, int, datetime | None] | None = None) -> bytes:
+        """The mail as bytes; `due` (game, turn, deadline) attaches the deadline as an .ics event."""
+        calendar = None
+        if due is not None and due[2] is not None:
+            event = Deadline(due[0], due[1], due[2], self.config.address, date)
+            calendar = (event.filename, ics(event))
         return compose(sender=self.config.address, sender_name=self.config.name, to=to, to_name=to_name,
                        subject=subject, text=text, html=html, pictures=pictures, date=date, msg_id=msg_id,
-                       in_reply_to=in_reply_to, auto_submitted=auto_submitted)
+                       in_reply_to=in_reply_to, auto_submitted=auto_submitted, calendar=calendar)
 
     def _envelope(self, game: GameRow, engine: AnyGame, turn: int, reader: Reader, player: PlayerRow | None,
                   view: Any, deadline: datetime | None, *, master: bool = False, **extra: Any) -> Envelope:
@@ -95,19 +114,24 @@ class Mailer:
         )
 
     # the mails -------------------------------------------------------------------------------
-    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime) -> Outgoing:
+    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime,
+                key: object = None) -> Outgoing:
+        """The welcome mail with the master secret; `key` makes a replacement's its own mail."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         letter = engine.presenter.welcome(view, reader)
         env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True)
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
-        msg_id = message_id(game.name, "welcome", player.name, domain=self.domain)
+        msg_id = message_id(game.name, "welcome", player.name, *((key,) if key is not None else ()),
+                            domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
-                            html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id)
+                            html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id,
+                            due=(game.name, engine.turn(state), game.deadline))
         return Outgoing(MailKind.WELCOME, player.email, msg_id, subject, raw)
 
     def acknowledgement(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, parsed: Parsed[Any],
-                        echo: Sequence[Echo], *, replaced: str, message: int, original: str | None) -> Outgoing:
+                        echo: Sequence[Echo], *, replaced: str, message: int, original: str | None,
+                        warnings: Sequence[str] = (), standing: bool = False) -> Outgoing:
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         part = engine.presenter.acknowledgement(view, reader, parsed)
@@ -119,11 +143,13 @@ class Mailer:
             rejected=tuple(RejectedLine(e.line, e.column, e.text, e.reason, e.context)
                            for e in echo if isinstance(e, Rejected)),
             ignored=tuple(EchoLine(e.line, e.text, e.text) for e in echo if isinstance(e, Ignored)),
+            warnings=tuple(warnings), standing=standing,
         )
         subject = f"Orders received: {game.name} turn {game.turn}"
         msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
-                            date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied")
+                            date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied",
+                            due=(game.name, game.turn, game.deadline))
         return Outgoing(MailKind.ACK, player.email, msg_id, subject, raw)
 
     def refusal(self, *, to: str, to_name: str, reader: str, subject: str, reason: str, fix: str, message: int,
@@ -137,8 +163,11 @@ class Mailer:
 
     def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
-                deadline: datetime | None) -> list[Outgoing]:
-        """Every report of a resolved turn, one per player and the GM's: the same bytes each time."""
+                deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
+                again: object = None, only: int | None = None) -> list[Outgoing]:
+        """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
+        A turn resolved again after a rollback says so in the subject and the body. `again`
+        (a key) makes them mails of their own, sent again on request; `only` keeps one seat's."""
         title = f"{game.name} — after turn {turn}"
         public = engine.view(after, Viewer.public())
         drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
@@ -148,20 +177,28 @@ class Mailer:
         for player in [*players, None]:
             if player is not None and not player.email:
                 continue  # a computer player reads no mail
+            if only is not None and (player is None or player.seat != only):
+                continue
             reader = reader_of(player)
             view = engine.view(after, reader.viewer)
             seen = [engine.redact(r, reader.viewer) for r in resolutions]
             letter = engine.presenter.report(view, seen, reader)
             env = self._envelope(game, engine, turn, reader, player, view, deadline,
-                                 resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt)
+                                 resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt,
+                                 correction=correction,
+                                 notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes))
             who = reader.name
-            subject = f"{game.name}: turn {turn} report" + ("" if player else " (GM)")
+            subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
+                       + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
             to = player.email if player else self.config.address
-            msg_id = message_id(game.name, "report", turn, who, domain=self.domain)
+            # a correction is another mail than the report it corrects: its own Message-ID
+            msg_id = message_id(game.name, "report", turn, who, *((f"c{correction}",) if correction else ()),
+                                *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
                                 html=_part(letter.html, env) if letter.html else None, pictures=[picture],
-                                date=resolved, msg_id=msg_id)
-            out.append(Outgoing(MailKind.REPORT if player else MailKind.GM_REPORT, to, msg_id, subject, raw))
+                                date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
+            kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
+            out.append(Outgoing(kind, to, msg_id, subject, raw))
         return out
 
     def secret_mail(self, game: GameRow, player: PlayerRow, *, why: str, message: int) -> Outgoing:
@@ -200,8 +237,33 @@ class Mailer:
         msg_id = message_id(game.name, "reminder", game.turn, player.name, int(span.total_seconds()), domain=self.domain)
         subject = f"Reminder: {game.name} turn {game.turn} orders are due {deadline:%a %d %b %H:%M} UTC"
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
-                            date=self.now(), msg_id=msg_id)
+                            date=self.now(), msg_id=msg_id, due=(game.name, game.turn, deadline))
         return Outgoing(MailKind.REMINDER, player.email, msg_id, subject, raw)
+
+
+    def answer(self, game: GameRow, player: PlayerRow, *, command: str, opening: str, lines: Sequence[str],
+               key: object, original: str | None = None, deadline: datetime | None = None,
+               kind: MailKind = MailKind.ANSWER, date: datetime | None = None) -> Outgoing:
+        """The answer to a player's mail command, or the GM's news to one player (kind NOTICE),
+        to the player's own address; a stated deadline comes as an .ics too."""
+        ctx = AnswerContext(reader=player.name, opening=opening, lines=tuple(lines), moderator=self.config.address)
+        subject = f"{game.name}: {command}"[:200]
+        msg_id = message_id(game.name, kind.value, command.split()[0].lower(), player.name, key, domain=self.domain)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=render("mail/answer.txt.j2", ctx),
+                            date=date or self.now(), msg_id=msg_id, in_reply_to=original,
+                            auto_submitted="auto-replied" if kind is MailKind.ANSWER else "auto-generated",
+                            due=(game.name, game.turn, deadline) if deadline is not None else None)
+        return Outgoing(kind, player.email, msg_id, subject, raw)
+
+    def press(self, game: GameRow, author: PlayerRow, reader: PlayerRow, text: str, key: object) -> Outgoing:
+        """A player's PRESS, relayed to another player of the game (never to anyone else)."""
+        ctx = AnswerContext(reader=reader.name, opening=f"a message from {author.name} to every player of {game.name}:",
+                            lines=tuple(f"  {line}" for line in text.splitlines()), moderator=self.config.address)
+        subject = f"{game.name}: press from {author.name}"
+        msg_id = message_id(game.name, "press", author.name, reader.name, key, domain=self.domain)
+        raw = self._compose(to=reader.email, to_name=reader.name, subject=subject,
+                            text=render("mail/answer.txt.j2", ctx), date=self.now(), msg_id=msg_id)
+        return Outgoing(MailKind.PRESS, reader.email, msg_id, subject, raw)
 
 
 def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:
@@ -211,6 +273,14 @@ def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:
 
 def _part(part: Part, envelope: Envelope) -> str:
     return render(part.template, part.context, envelope)
+
+
+@dataclass(frozen=True)
+class AnswerContext:
+    reader: str
+    opening: str
+    lines: tuple[str, ...]
+    moderator: str
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
 from sqlalchemy import false as sa_false
+from sqlalchemy import true as sa_true
 from sqlalchemy.engine import CursorResult, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
@@ -46,6 +47,9 @@ class MailKind(enum.StrEnum):
     REMINDER = "reminder"
     SECRET = "secret"  # noqa: S105 - the kind of mail that carries a secret, not one
     GM_ALERT = "gm-alert"
+    ANSWER = "answer"  # the answer to a player's mail command (HELP, STATUS, PREVIEW, ...)
+    PRESS = "press"  # a player's PRESS message, relayed to the other players
+    NOTICE = "notice"  # the GM's news to the players: a pause, a new deadline, the end
 
 
 def utcnow() -> datetime:
@@ -71,6 +75,11 @@ class GameRow(SQLModel, table=True):
     # Since migration 0005: the game's options (JSON list) and the draws made at set-up (JSON).
     options: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
     setup_chance: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
+    # Since migration 0008: deadlines stopped by `pbem pause`; whether PRESS is relayed; the GM's
+    # declared result of a game ended by `pbem end` ("" until then).
+    paused: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
+    press: bool = Field(default=True, sa_column_kwargs={"server_default": sa_true()})
+    result: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class PlayerRow(SQLModel, table=True):
@@ -89,6 +98,12 @@ class PlayerRow(SQLModel, table=True):
     bot: str = Field(default="", sa_column_kwargs={"server_default": ""})
     # Since migration 0006: why mail to this address bounced ("" while it does not).
     bouncing: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    # Since migration 0008: the turn the seat's present holder took it over (1: from the start;
+    # missed turns are charged per tenure), and a VACATION: away from..to, and the days used.
+    since_turn: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
+    away_from: datetime | None = None
+    away_to: datetime | None = None
+    vacation_days: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class MessageRow(SQLModel, table=True):
@@ -126,6 +141,8 @@ class SheetRow(SQLModel, table=True):
     text: str = Field(sa_column=Column(Text, nullable=False))
     received_at: datetime = Field(default_factory=utcnow)
     current: bool = True
+    # Since migration 0008: a STANDING sheet stays in force for later turns until another comes.
+    standing: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
 
 
 class TurnRow(SQLModel, table=True):
@@ -143,6 +160,54 @@ class TurnRow(SQLModel, table=True):
     resolutions: str = Field(sa_column=Column(Text, nullable=False))
     sheets: str = Field(sa_column=Column(Text, nullable=False))  # JSON {player: sheet text or null}
     dice: str = Field(sa_column=Column(Text, nullable=False))
+    # Since migration 0008: 0 for a turn resolved once; n for the n-th resolution after rollbacks.
+    correction: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+
+
+class UndoneTurnRow(SQLModel, table=True):
+    """A resolved turn that `pbem rollback` undid: kept whole, never deleted (since 0008)."""
+
+    __tablename__ = "undone_turn"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int
+    correction: int
+    resolved_at: datetime
+    undone_at: datetime
+    deadline: datetime | None = None
+    before: str = Field(sa_column=Column(Text, nullable=False))
+    after: str = Field(sa_column=Column(Text, nullable=False))
+    resolutions: str = Field(sa_column=Column(Text, nullable=False))
+    sheets: str = Field(sa_column=Column(Text, nullable=False))
+    dice: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class EventKind(enum.StrEnum):
+    """What the GM (or a player's command) did to a game besides orders."""
+
+    REPLACE = "replace"
+    PAUSE = "pause"
+    RESUME = "resume"
+    DEADLINE = "deadline"
+    ROLLBACK = "rollback"
+    EDIT = "edit"
+    END = "end"
+    VACATION = "vacation"
+    PRESS = "press"
+    PRESS_SWITCH = "press-switch"
+
+
+class EventRow(SQLModel, table=True):
+    """One recorded action on a game, shown in `pbem history` and, for edits, the next report."""
+
+    __tablename__ = "game_event"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int  # the game's open turn when it happened
+    kind: str  # an EventKind
+    seat: int | None = None
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class MailRow(SQLModel, table=True):
@@ -399,6 +464,27 @@ class Store:
     def turns(self, session: Session, game_id: int) -> list[TurnRow]:
         return list(session.exec(select(TurnRow).where(TurnRow.game_id == game_id).order_by(TurnRow.turn)))  # type: ignore[arg-type]
 
+    def events(self, session: Session, game_id: int, kinds: Sequence[str] = ()) -> list[EventRow]:
+        q = select(EventRow).where(EventRow.game_id == game_id)
+        if kinds:
+            q = q.where(col(EventRow.kind).in_(kinds))
+        return list(session.exec(q.order_by(col(EventRow.id))))
+
+    def events_since(self, session: Session, game_id: int, kind: str, seat: int, since: datetime) -> int:
+        rows = session.exec(select(EventRow.id).where(EventRow.game_id == game_id, EventRow.kind == kind,
+                                                      EventRow.seat == seat, EventRow.created_at >= since))
+        return len(list(rows))
+
+    def standing_sheet(self, session: Session, player: PlayerRow, before_turn: int) -> SheetRow | None:
+        """The player's latest sheet in force from an earlier turn of their tenure, when it is a
+        STANDING one (a later plain sheet ends standing orders)."""
+        latest = session.exec(
+            select(SheetRow).where(SheetRow.player_id == player.id, SheetRow.current == True,  # noqa: E712
+                                   SheetRow.turn < before_turn, SheetRow.turn >= player.since_turn)
+            .order_by(col(SheetRow.turn).desc(), col(SheetRow.message_id).desc())
+        ).first()
+        return latest if latest is not None and latest.standing else None
+
     # mail ------------------------------------------------------------------------------------
     def queue_mail(self, session: Session, mail: MailRow) -> None:
         session.add(mail)
@@ -422,7 +508,7 @@ class Store:
         """Automatic replies (acknowledgements, refusals) queued to `address` since `since`."""
         rows = session.exec(
             select(MailRow.id).where(MailRow.recipient == address.lower(), MailRow.created_at >= since,
-                                     MailRow.kind.in_((MailKind.ACK, MailKind.REFUSAL)))  # type: ignore[attr-defined]
+                                     MailRow.kind.in_((MailKind.ACK, MailKind.REFUSAL, MailKind.ANSWER)))  # type: ignore[attr-defined]
         )
         return len(list(rows))
 

@@ -82,14 +82,18 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
     0002's columns unless `with_claims` (create_all by a build that had them)."""
     SQLModel.metadata.create_all(engine)
     with engine.begin() as conn:
-        for column in ("schedule", "early", "options", "setup_chance"):  # 0003's and 0005's, which no
+        for column in ("schedule", "early", "options", "setup_chance", "paused", "press", "result"):  # 0003's, 0005's, 0008's: no
             conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))  # create_all database ever had
-        for column in ("team", "bot", "bouncing"):  # 0005's and 0006's
+        for column in ("team", "bot", "bouncing", "since_turn", "away_from", "away_to", "vacation_days"):  # 0005-0008
             conn.execute(text(f"ALTER TABLE player DROP COLUMN {column}"))
         for column in ("digest", "stranger"):  # 0006's
             conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
         conn.execute(text("DROP INDEX ix_mail_recipient"))  # nor 0004's
         conn.execute(text("DROP TABLE imap_cursor"))  # nor 0007's
+        conn.execute(text("ALTER TABLE sheet DROP COLUMN standing"))  # nor 0008's
+        conn.execute(text("ALTER TABLE turn DROP COLUMN correction"))
+        conn.execute(text("DROP TABLE undone_turn"))
+        conn.execute(text("DROP TABLE game_event"))
     if not with_claims:
         with engine.begin() as conn:
             for column in NEW_MAIL_COLUMNS:
@@ -246,4 +250,4 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0006 -> 0007 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out
+    assert "0007 -> 0008 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out

@@ -248,7 +248,9 @@ def test_re_rendering_a_turn_gives_the_same_bytes(gm: Path) -> None:
     report = next(p for p in outbox(gm) if p.name.endswith("report-ann@example.org.eml"))
     msg = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)
     kinds = [part.get_content_type() for part in msg.walk()]
-    assert kinds == ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
+    # the next turn's deadline comes as a calendar event beside the report
+    assert kinds == ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related", "text/html",
+                     "image/png", "text/calendar"]
     assert msg["Date"] == "Fri, 20 Nov 2026 09:00:00 +0000"
 
 

@@ -261,6 +261,24 @@ class Game(ABC, Generic[S, Orders, R]):
     def is_over(self, state: S) -> bool:
         return self.result(state).over
 
+    # the players' and the GM's tools -------------------------------------------------------
+    def preview(self, state: S, orders: Orders, seat: int) -> tuple[str, ...]:
+        """PREVIEW: what the seat's orders would do on this position if no other seat moved, as
+        lines of text — step by step, which choice is taken and why each earlier one is not. It
+        never draws from the game's chance and shows nothing hidden from the seat. The default,
+        (), says the game gives no such account (the answer then holds the echo alone)."""
+        return ()
+
+    def lint(self, state: S, orders: Orders, seat: int) -> tuple[str, ...]:
+        """Warnings for the acknowledgement: orders that can never take effect, too many or too
+        few. Warnings never reject anything. Default: none."""
+        return ()
+
+    def edit(self, state: S, seat: int, key: str, value: str) -> S:
+        """The GM's `pbem edit`: the state with one of the seat's values set (PbemError, saying
+        which keys exist, for a key or value the game does not take)."""
+        raise PbemError(f"{self.info.title} has no values the GM can edit")
+
     # hidden information ------------------------------------------------------------------
     @abstractmethod
     def view(self, state: S, viewer: Viewer) -> Any:

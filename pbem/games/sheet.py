@@ -23,7 +23,12 @@ MAX_ZONE_LENGTH = 64
 
 HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
 #: lines that ask the moderator for something rather than give orders
-COMMANDS = ("NEW SECRET", "SEND SECRET")
+COMMANDS = ("NEW SECRET", "SEND SECRET", "HELP", "STATUS", "HISTORY", "PREVIEW", "STANDING")
+#: commands that take words after them: `RESEND [turn]`, `VACATION <from> <to>` (dates)
+ARGUMENT_COMMANDS = {"RESEND": (0, 1), "VACATION": (2, 2)}
+#: `PRESS` takes the rest of the mail (up to the signature) as the message to relay
+PRESS = "PRESS"
+MAX_PRESS = 4000  # characters of a PRESS message; the rest is cut
 
 _TYPOGRAPHY = str.maketrans(
     {
@@ -93,6 +98,8 @@ class Sheet:
     secret: str | None = None
     timezone: str | None = None
     commands: tuple[str, ...] = ()
+    #: the text after a PRESS line, None when the mail has none
+    press: str | None = None
     lines: tuple[Line, ...] = ()
     #: the echo of the header lines (and of lines past the limits)
     echo: tuple[Echo, ...] = ()
@@ -150,6 +157,17 @@ def _zone_problem(value: str) -> str | None:
     return None
 
 
+def _argument_command(command: str) -> str | None:
+    """`RESEND 3` or `VACATION 2026-12-01 2026-12-14`, as written (one space apart); else None."""
+    word, *args = command.split()
+    counts = ARGUMENT_COMMANDS.get(word)
+    if counts is None or not counts[0] <= len(args) <= counts[1]:
+        return None
+    if not all(len(a) <= 10 and set(a) <= set("0123456789-") for a in args):
+        return None
+    return " ".join([word, *args])
+
+
 def read_sheet(text: str) -> Sheet:
     """Read the headers and the game's lines of a sheet.
 
@@ -162,8 +180,15 @@ def read_sheet(text: str) -> Sheet:
     commands: list[str] = []
     echo: list[Echo] = []
     lines: list[Line] = []
+    press: list[str] | None = None
     counted = 0
     for number, raw in enumerate(text[:MAX_TEXT].splitlines(), start=1):
+        if press is not None:  # everything after a PRESS line is the message, up to the signature
+            if _is_signature(raw.strip()):
+                break
+            if not raw.lstrip().startswith(">"):
+                press.append(raw.rstrip())
+            continue
         stripped = raw.replace("\u00a0", " ").strip()
         if stripped.startswith(">"):
             continue
@@ -185,6 +210,16 @@ def read_sheet(text: str) -> Sheet:
             commands.append(command)
             echo.append(Accepted(number, stripped, command))
             continue
+        argument = _argument_command(command)
+        if argument is not None:
+            commands.append(argument)
+            echo.append(Accepted(number, stripped, argument))
+            continue
+        if command == PRESS or command.startswith(PRESS + " "):
+            commands.append(PRESS)
+            echo.append(Accepted(number, "PRESS ...", "PRESS (the rest of the mail is the message)"))
+            press = [stripped[len(PRESS):].strip()] if command != PRESS else []
+            continue
         found = _header(line)
         if found is not None:
             key, value = found
@@ -205,6 +240,7 @@ def read_sheet(text: str) -> Sheet:
         secret=headers.get("SECRET"),
         timezone=headers.get("TIMEZONE"),
         commands=tuple(commands),
+        press="\n".join(press).strip()[:MAX_PRESS] if press is not None else None,
         lines=tuple(lines),
         echo=tuple(echo),
     )

@@ -90,6 +90,7 @@ def compose(
     msg_id: str,
     in_reply_to: str | None = None,
     auto_submitted: str = "auto-generated",
+    calendar: tuple[str, str] | None = None,
 ) -> bytes:
     """The mail as bytes (LF line ends). Boundaries are derived from the Message-ID, so the same
     inputs always give the same bytes.
@@ -133,6 +134,16 @@ def compose(
             image.add_header("Content-Disposition", "inline", filename=pic.filename)
             mixed.attach(image)
         body = mixed
+    if calendar is not None:  # (filename, iCalendar text): the deadline for the reader's calendar
+        filename, ical = calendar
+        event = MIMEText(ical, "calendar", "utf-8")
+        event.set_param("method", "PUBLISH")
+        event.add_header("Content-Disposition", "attachment", filename=filename)
+        if body.get_content_type() != "multipart/mixed":
+            mixed = MIMEMultipart("mixed")
+            mixed.attach(body)
+            body = mixed
+        body.attach(event)
     msg = body
     if not is_msg_id(msg_id):
         raise ValueError(f"not a valid Message-ID: {msg_id!r}")

@@ -75,6 +75,12 @@ class Envelope:
     accepted: tuple[EchoLine, ...] = ()
     rejected: tuple[RejectedLine, ...] = ()
     ignored: tuple[EchoLine, ...] = ()
+    #: the acknowledgement's order lint (warnings never reject anything), and a STANDING sheet
+    warnings: tuple[str, ...] = ()
+    standing: bool = False
+    #: a report of a turn resolved again after a rollback (n: the n-th time), and the GM's notes
+    correction: int = 0
+    notes: tuple[str, ...] = ()
 
 
 def zone(name: str) -> ZoneInfo | timezone:

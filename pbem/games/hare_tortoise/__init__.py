@@ -94,6 +94,21 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         result = engine.resolve_turn(find_ruleset(state.ruleset), state, sheets, chance)
         return TurnOutcome(result.state, result.slots)
 
+    def preview(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
+        from pbem.games.hare_tortoise.preview import preview
+
+        return tuple(preview(find_ruleset(state.ruleset), state, orders, seat))
+
+    def lint(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
+        from pbem.games.hare_tortoise.lint import lint
+
+        return tuple(lint(find_ruleset(state.ruleset), state, orders, seat))
+
+    def edit(self, state: State, seat: int, key: str, value: str) -> State:
+        from pbem.games.hare_tortoise.edit import edit
+
+        return edit(state, seat, key, value)
+
     def result(self, state: State) -> Result:
         places = sorted(
             (Place(i, r.name, r.place, r.square_label) for i, r in enumerate(state.runners)),

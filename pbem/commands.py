@@ -1,0 +1,157 @@
+"""The players' mail commands: what each one answers, for the sender alone, from the store.
+
+Each function reads (the game, its players, its turns, the sender's own view of the position)
+and returns lines of plain text for `Mailer.answer`; none writes. Nothing here names a game:
+the position is told by the game's presenter from the reader's own view, so a command shows
+no more than the last report did (which seats sent orders, never what they ordered).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.errors import PbemError
+from pbem.games import AnyGame
+from pbem.games.base import Viewer
+from pbem.mailer import reader_of, sheet_template, view_turn
+from pbem.reports import when
+from pbem.store import GameRow, PlayerRow, Store, TurnRow
+from pbem.tokens import reply_token
+
+#: what HELP lists, in the order players need them
+COMMAND_HELP = (
+    ("HELP", "this help"),
+    ("STATUS", "the deadline, whose orders are in (never what they ordered), the position"),
+    ("HISTORY", "every resolved turn in a line or a few"),
+    ("RESEND [turn]", "your report of a turn again (default: the last)"),
+    ("PREVIEW", "followed by your orders: what they would do now if nobody else moved; nothing is stored"),
+    ("STANDING", "with your orders: they stay in force for later turns until you send another sheet"),
+    ("VACATION <from> <to>", "dates as 2026-12-24: you are away; your standing orders (or the default moves) play"),
+    ("PRESS", "followed by text: a message relayed to every player of the game"),
+    ("SEND SECRET / NEW SECRET", "your secret mailed to you / a new one"),
+    ("TIMEZONE <zone>", "deadlines in your zone too, e.g. TIMEZONE Europe/London"),
+)
+
+
+@dataclass(frozen=True)
+class Vacation:
+    start: date
+    end: date
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+def help_lines(engine: AnyGame, game: GameRow, player: PlayerRow, state: Any) -> list[str]:
+    reader = reader_of(player)
+    view = engine.view(state, reader.viewer)
+    turn = view_turn(engine, view, game.turn)
+    lines = [f"You play {player.name} in {game.name} ({engine.info.title}, {game.rules}); your secret is "
+             f"{player.secret}.", "", "Write any of these lines in a mail (with GAME and SECRET lines, like orders):", ""]
+    lines += [f"  {word:<26} {what}" for word, what in COMMAND_HELP]
+    template = sheet_template(game.name, turn, reply_token(player.secret, game.name, turn),
+                              engine.presenter.order_lines(view, reader))
+    if template:
+        lines += ["", "Your orders for this turn, ready to edit (the welcome mail has the whole order language):", "",
+                  *template.splitlines()]
+    return lines
+
+
+def status_lines(engine: AnyGame, game: GameRow, player: PlayerRow, players: Sequence[PlayerRow], state: Any,
+                 sent: set[int], standing: Collection[int] = ()) -> list[str]:
+    """`sent`: the seats whose orders for the current turn are in; `standing`: those whose
+    standing orders of an earlier turn play unless they send a sheet."""
+    due = set(engine.to_move(state))
+    lines = [f"{game.name}, turn {game.turn}" + (" — paused by the GM: the deadline is stopped" if game.paused else ""),
+             f"Deadline: {when(game.deadline, player.timezone)}", "", "Orders for this turn:"]
+    for p in players:
+        if p.seat not in due:
+            what = "no move this turn"
+        elif p.bot:
+            what = "a computer player"
+        else:
+            what = "in" if p.seat in sent else "standing orders" if p.seat in standing else "not yet"
+        lines.append(f"  {p.name:<12} {what}")
+    view = engine.view(state, Viewer(player.seat))
+    lines += ["", "The position (as your last report showed it):", *[f"  {x}" for x in engine.presenter.position_lines(view)]]
+    return lines
+
+
+def history_lines(engine: AnyGame, players: Sequence[PlayerRow], turns: Sequence[TurnRow], seat: int | None) -> list[str]:
+    """The turns as a reader may see them: a seat's own details shown to it, nobody else's."""
+    viewer = Viewer(seat)
+    if not turns:
+        return ["No turn has been resolved yet."]
+    lines = []
+    for t in turns:
+        lines.append(f"Turn {t.turn}" + (f" (corrected {t.correction}x)" if t.correction else "")
+                     + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC:")
+        for d in json.loads(t.resolutions):
+            seen = engine.redact(engine.resolution_from_json(d), viewer)
+            mine = seat is not None and getattr(seen, "seat", None) == seat
+            lines.append("  " + engine.presenter.resolution_lines(seen, private=mine)[0])
+    return lines
+
+
+def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
+    """The turns of the player's tenure resolved without their sheet, not counting vacation."""
+    missed = []
+    for t in turns:
+        if t.turn < player.since_turn:
+            continue
+        sheets = json.loads(t.sheets)
+        if sheets.get(player.name) is None and not _away(player, t.resolved_at):
+            missed.append(t.turn)
+    return missed
+
+
+def _away(player: PlayerRow, moment: datetime) -> bool:
+    if player.away_from is None or player.away_to is None:
+        return False
+    return _aware(player.away_from) <= _aware(moment) <= _aware(player.away_to)
+
+
+def is_away(player: PlayerRow, moment: datetime) -> bool:
+    return _away(player, moment)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def read_vacation(command: str, today: date) -> Vacation:
+    """`VACATION 2026-12-01 2026-12-14`: the dates checked (from today on, in order)."""
+    _word, first, last = command.split()
+    try:
+        start, end = date.fromisoformat(first), date.fromisoformat(last)
+    except ValueError:
+        raise PbemError(f"VACATION takes two dates written like 2026-12-24, not {first!r} and {last!r}") from None
+    if end < start:
+        raise PbemError(f"VACATION {first} {last}: the first date must come before the second")
+    if start < today:
+        raise PbemError(f"VACATION {first} {last}: {first} is in the past (today is {today.isoformat()})")
+    return Vacation(start, end)
+
+
+def vacation_span(v: Vacation) -> tuple[datetime, datetime]:
+    """From the start of the first day to the end of the last, UTC."""
+    start = datetime(v.start.year, v.start.month, v.start.day, tzinfo=timezone.utc)
+    end = datetime(v.end.year, v.end.month, v.end.day, tzinfo=timezone.utc) + timedelta(days=1, seconds=-1)
+    return start, end
+
+
+def sent_seats(store: Store, session: Session, game: GameRow, players: Sequence[PlayerRow]) -> set[int]:
+    assert game.id is not None
+    current = store.current_sheets(session, game.id, game.turn)
+    return {p.seat for p in players if p.id in current}
+
+
+def standing_seats(store: Store, session: Session, game: GameRow, players: Sequence[PlayerRow]) -> set[int]:
+    return {p.seat for p in players if not p.bot and store.standing_sheet(session, p, game.turn) is not None}
