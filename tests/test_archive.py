@@ -132,7 +132,7 @@ def test_the_site_has_an_index_a_page_per_game_and_per_turn_and_the_data(store: 
                          *(f"turn-{n}.html" for n in range(1, turns + 1)),
                          *(f"board-{n}.svg" for n in range(1, turns + 1))}
     index = text(site / "index.html")
-    assert f'href="{RUNNING}/index.html"' in index and f'src="{RUNNING}/board-4.svg"' in index
+    assert f'href="{RUNNING}/index.html"' in index and f'src="{RUNNING}/board-6.svg"' in index
 
 
 def test_every_page_title_names_the_game_and_the_turn(site: Path) -> None:
@@ -141,7 +141,7 @@ def test_every_page_title_names_the_game_and_the_turn(site: Path) -> None:
         title = re.search(r"<title>(.*?)</title>", text(page))
         assert title is not None
         assert f"Turn {turn} — {page.parent.name} (Hare &amp; Tortoise)" in title.group(1), title.group(1)
-    assert "<title>sample-race (Hare &amp; Tortoise) — turn 5 to play" in text(site / RUNNING / "index.html")
+    assert "<title>sample-race (Hare &amp; Tortoise) — turn 7 to play" in text(site / RUNNING / "index.html")
 
 
 def test_a_turn_page_has_the_board_inline_the_moves_the_orders_the_chance_and_its_neighbours(site: Path) -> None:
@@ -154,7 +154,7 @@ def test_a_turn_page_has_the_board_inline_the_moves_the_orders_the_chance_and_it
     assert "MOVE 1: IF I AM FIRST THEN TO 16 ELSE NEXT NUMBER" in page
     assert "<li>die 2</li>" in page
     assert 'href="turn-2.html" rel="prev"' in page and 'href="turn-4.html" rel="next"' in page
-    last = text(site / RUNNING / "turn-4.html")
+    last = text(site / RUNNING / "turn-6.html")
     assert 'rel="next"' not in last.split("</head>")[1] and "Latest turn" in last
 
 
@@ -174,10 +174,10 @@ def test_the_json_export_follows_its_schema(store: Path, site: Path) -> None:
     assert data["schema"] == SCHEMA == "pbem-archive/1"
     assert {k: data[k] for k in ("game", "kind", "ruleset", "over", "revealed", "orders_held", "next_turn")} == {
         "game": RUNNING, "kind": "hare-tortoise", "ruleset": "variable-pig", "over": False, "revealed": False,
-        "orders_held": False, "next_turn": 5}
+        "orders_held": False, "next_turn": 7}
     assert [p["name"] for p in data["players"]] == ["Alice", "Bruno", "Chandra", "Dmitri"]
-    assert re.fullmatch(r"2026-12-02T20:30:\d\dZ", data["deadline"])
-    assert [t["turn"] for t in data["turns"]] == [1, 2, 3, 4]
+    assert re.fullmatch(r"2026-12-13T05:30:\d\dZ", data["deadline"])
+    assert [t["turn"] for t in data["turns"]] == [1, 2, 3, 4, 5, 6]
     three = data["turns"][2]
     assert re.fullmatch(r"2026-11-18T19:17:\d\dZ", three["resolved_at"]) and three["chance"] == [["die", 2]]
     assert three["orders"]["Dmitri"] is None and three["orders"]["Chandra"][0].startswith("MOVE 1: IF I AM FIRST")
@@ -227,7 +227,7 @@ def test_running_again_writes_nothing_and_a_new_turn_rewrites_only_what_it_chang
     m = moderator(own_store)
     out = tmp_path / "site"
     first = build_archive(m, out)
-    assert first.files == len(first.written) and first.pictures_drawn == 4 + turn_count(own_store, FINISHED)
+    assert first.files == len(first.written) and first.pictures_drawn == 6 + turn_count(own_store, FINISHED)
     stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
     again = build_archive(m, out)
     assert again.written == [] and again.removed == [] and again.pictures_drawn == 0
@@ -237,8 +237,8 @@ def test_running_again_writes_nothing_and_a_new_turn_rewrites_only_what_it_chang
     assert after.pictures_drawn == 1
     assert sorted(after.written) == sorted([
         "index.html", "feed.atom", f"{RUNNING}/index.html", f"{RUNNING}/game.json", f"{RUNNING}/feed.atom",
-        f"{RUNNING}/turn-4.html",  # its "next" link
-        f"{RUNNING}/turn-5.html", f"{RUNNING}/board-5.svg"])
+        f"{RUNNING}/turn-6.html",  # its "next" link
+        f"{RUNNING}/turn-7.html", f"{RUNNING}/board-7.svg"])
 
 
 def test_a_game_left_out_is_removed_and_other_files_are_left_alone(store: Path, site: Path, tmp_path: Path) -> None:
@@ -266,7 +266,7 @@ def test_a_board_changed_on_disk_is_put_right(store: Path, tmp_path: Path) -> No
     assert f"{RUNNING}/turn-3.html" in again.written
     (tmp_path / MANIFEST).unlink()
     fresh = build_archive(m, tmp_path, [RUNNING])
-    assert fresh.pictures_drawn == 4 and "<svg/>" not in text(tmp_path / RUNNING / "board-2.svg")
+    assert fresh.pictures_drawn == 6 and "<svg/>" not in text(tmp_path / RUNNING / "board-2.svg")
 
 
 # ---------------------------------------------------------------------------------------------- hidden information
@@ -413,7 +413,7 @@ def test_pbem_archive_writes_the_site_and_names_an_unknown_game(store: Path, tmp
     config = str(store / "pbem.toml")
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), RUNNING, "--config", config])
     assert result.exit_code == 0, result.output
-    assert "14 files" in result.output and "14 written" in result.output and "index.html" in result.output
+    assert "18 files" in result.output and "18 written" in result.output and "index.html" in result.output
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), "--config", config, "--hold-orders", RUNNING])
     assert result.exit_code == 0, result.output
     assert "held back" in text(tmp_path / "site" / RUNNING / "turn-1.html")
@@ -444,13 +444,13 @@ def test_pbem_run_refreshes_the_archive_at_its_first_round_and_after_each_resolu
     runner = Runner(Moderator(load_config(path), now=clock))
     runner.round()
     site = own_store / "public"
-    assert (site / RUNNING / "turn-4.html").is_file() and not (site / RUNNING / "turn-5.html").exists()
+    assert (site / RUNNING / "turn-6.html").is_file() and not (site / RUNNING / "turn-7.html").exists()
     (site / "index.html").unlink()
     runner.round()  # nothing resolved: the archive is left alone
     assert not (site / "index.html").exists()
-    clock.moment = datetime(2026, 12, 3, 9, tzinfo=timezone.utc)  # past turn 5's deadline
-    assert runner.round().resolved == [f"{RUNNING} turn 5"]
-    assert (site / RUNNING / "turn-5.html").is_file() and (site / "index.html").is_file()
+    clock.moment = datetime(2026, 12, 14, 9, tzinfo=timezone.utc)  # past turn 7's deadline
+    assert runner.round().resolved == [f"{RUNNING} turn 7"]
+    assert (site / RUNNING / "turn-7.html").is_file() and (site / "index.html").is_file()
 
 
 def test_a_failing_archive_never_stops_the_round(own_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
