@@ -129,7 +129,7 @@ class Deck:
         return 10 if self.extended else 8
 
     def ranks(self) -> tuple[Rank, ...]:
-        out = [r for r in Rank if r not in (Rank.PAWN, Rank.COURT, Rank.EXCUSE)]
+        out: list[Rank] = [r for r in Rank if r not in (Rank.PAWN, Rank.COURT, Rank.EXCUSE)]
         if self.extended:
             out += [Rank.PAWN, Rank.COURT]
         if self.excuse:

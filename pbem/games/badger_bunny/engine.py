@@ -80,9 +80,9 @@ def describe(c: Card) -> str:
 def connection(top: Card, first: Card, deck: Deck) -> str | None:
     """How `first` connects to `top`, in words; None when it does not."""
     if top is EXCUSE:
-        return f"any card goes onto the Excuse"
+        return "any card goes onto the Excuse"
     if first is EXCUSE:
-        return f"the Excuse goes onto any card"
+        return "the Excuse goes onto any card"
     shared = [s for s in first.suits if s in top.suits]
     if shared:
         return f"shares {shared[0].capitalize()} with {top.token}"

@@ -12,7 +12,7 @@ class Kind(enum.Enum):
     SHEET = "sheet"  # a seat's sheet: rejected and ignored lines, lapsed lines (private)
     DRAW = "draw"  # cards drawn: how many is public, which is private
     PLAY = "play"
-    PASS = "pass"
+    PASS = "pass"  # noqa: S105 - a turn, not a password
     STOP = "stop"  # where the run stopped and whose sheet the next mail turn waits for
     END = "end"  # a race over: both hands, both decks, the cards set aside, the scores
 

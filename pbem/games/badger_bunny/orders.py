@@ -343,7 +343,7 @@ class _Parser:
             return SeriesIs(SetType(word), negated)
         if self.take("LAST"):
             self.expect("RANK", "RANK after LAST")
-            c = self.cmp()
+            how = self.cmp()
             tok = self.toks[self.i] if self.i < len(self.toks) else None
             if tok is None:
                 raise OrderError(self.end, "expected a rank")
@@ -352,7 +352,7 @@ class _Parser:
             except CardError as err:
                 raise OrderError(tok.column, err.reason) from None
             self.i += 1
-            return LastRank(c, rank)
+            return LastRank(how, rank)
         got = f"{self.peek()!r}" if self.peek() else "the end of the line"
         raise OrderError(col, f"expected a condition (I LEAD, OPPONENT PASSED, SERIES IS, LAST RANK, HAND, DECK, "
                               f"OPPONENT HAND, I HOLD), found {got}")

@@ -17,7 +17,7 @@ class Last(enum.Enum):
 
     NONE = "none"
     PLAY = "play"
-    PASS = "pass"
+    PASS = "pass"  # noqa: S105 - a turn, not a password
     DEAD = "dead-pass"
 
 
