@@ -18,7 +18,7 @@ class Baseline(Bot[State]):
 
 
 def sets_of(hand: tuple[Card, ...], deck: Deck, most: int) -> list[tuple[Card, ...]]:
-    """Multiples and straights in the hand, the biggest first (at most `most` cards each)."""
+    """Multiples and straights in the hand, the lowest final rank first (at most `most` cards each)."""
     by_value: dict[int, list[Card]] = {}
     for c in sorted(hand):
         if c is not EXCUSE:
@@ -33,12 +33,12 @@ def sets_of(hand: tuple[Card, ...], deck: Deck, most: int) -> list[tuple[Card, .
             run.append(by_value[deck.value(run[-1]) + 1][0])
         if len(run) >= 2:
             out.append(tuple(run))
-    return sorted(out, key=lambda s: (-len(s), deck.value(s[-1])))
+    return sorted(out, key=lambda s: (deck.value(s[-1]), -len(s)))
 
 
 class Greedy(Bot[State]):
-    """Sheds the biggest set it can when it leads, follows as low as it can, keeps the Excuse for
-    a lead; the lines are tried left to right, so an illegal set is simply skipped."""
+    """Plays its lowest single where one is legal, else the lowest multiple or straight it holds
+    (leading or following), and the Excuse as a last lead; illegal sets are simply skipped."""
 
     def write(self, view: Any, chance: Chance) -> str:
         me = next(s for s in view.seats if s.hand is not None)
@@ -48,7 +48,7 @@ class Greedy(Bot[State]):
         plays = [" ".join(c.token for c in s) for s in sets_of(hand, deck, most)]
         lead = " ELSE ".join(f"IF I LEAD THEN PLAY {p}" for p in plays[:8])
         follow = " ELSE ".join(f"PLAY {p}" for p in plays[:8])
-        alts = [a for a in (lead, "PLAY LOWEST", follow) if a]
+        alts = [a for a in ("PLAY LOWEST", lead, follow) if a]
         if EXCUSE in hand:
             alts.append("IF I LEAD THEN PLAY EXCUSE")
         return "DEFAULT: " + " ELSE ".join([*alts, "PASS"])

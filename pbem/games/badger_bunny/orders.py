@@ -418,6 +418,9 @@ def read_line(text: str, deck: Deck) -> LineReading:
             del toks[1]
         if kind == "default":
             toks = toks[1:]
+        colon = next((t for t in toks if t.text == ":"), None)
+        if colon is not None:
+            raise OrderError(colon.column, "a colon may only follow the first word of a line")
         chain = _Parser(toks, deck, len(text) + 1).chain()
     except OrderError as err:
         return LineReading(kind, None, error=err)

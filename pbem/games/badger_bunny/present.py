@@ -31,6 +31,7 @@ class SeatLine:
     deck_count: int
     total: int
     course: str
+    cards: str  # the hand's cards where the reader may see them, else ""
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class BadgerPresenter(Presenter[Any, Event]):
             players=tuple(s.name for s in view.seats),
             deck_title=("extended deck" if view.extended else "basic deck") + (", with the Excuse" if view.excuse else ""),
             format="A tournament of four races, roles alternating." if view.tournament else "A single race.",
-            role=f"You are the {view.seats[me].role} in race {view.race}." if me is not None else "You are the GM.",
+            role=f"You are the {view.seats[me].role} in race {view.race}" if me is not None else "You are the GM",
             hand=" ".join(hand) if hand else "",
             starts=", ".join(f"{s.name} {s.course[0]}" for s in view.seats),
         )
@@ -135,8 +136,8 @@ class BadgerPresenter(Presenter[Any, Event]):
                        for i, e in enumerate(resolutions, start=1))
         ctx = ReportContext(
             events=events,
-            seats=tuple(SeatLine(s.name, s.role, s.hand_count, s.deck_count, s.total, " ".join(s.course))
-                        for s in view.seats),
+            seats=tuple(SeatLine(s.name, s.role, s.hand_count, s.deck_count, s.total, " ".join(s.course),
+                                 " ".join(s.hand) if s.hand else "") for s in view.seats),
             tournament=view.tournament,
             race_title=f"race {view.race}",
             series=view.series or "none (the player to act leads)",

@@ -51,7 +51,7 @@ def view(state: State, viewer: Viewer) -> View:
     for s in (0, 1):
         seen = viewer.may_see(s) and viewer.seat != -1 or race.over
         seats.append(SeatView(
-            s, state.seats[s], race.role(s), tuple(c.token for c in race.hands[s]) if seen else None,
+            s, state.seats[s], race.role(s), tuple(c.token for c in sorted(race.hands[s])) if seen else None,
             len(race.hands[s]), len(race.decks[s]), tuple(c.token for c in race.courses[s]), state.totals[s],
             race.scores[s],
         ))
