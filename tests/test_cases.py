@@ -38,8 +38,10 @@ def test_the_project_keeps_many_cases() -> None:
     assert len(ALL) >= 80
     ids = [(c.path, c.id) for c in ALL]
     assert len(ids) == len(set(ids))
-    # cases without a GAME line are Hare & Tortoise's, read by its codec
-    assert all(c.text.game == "hare-tortoise" and isinstance(c.codec, HareCases) for c in ALL)
+    # cases without a GAME line are Hare & Tortoise's, read by its codec; every other case is
+    # read by its own game's codec
+    assert all(isinstance(c.codec, HareCases) for c in ALL if c.text.game == "hare-tortoise")
+    assert all(type(c.codec) is type(find_game(c.text.game).cases) for c in ALL)
 
 
 @pytest.mark.parametrize("case", ALL, ids=[f"{Path(c.path).stem}:{c.id}" for c in ALL])
