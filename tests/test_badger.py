@@ -254,3 +254,12 @@ def test_the_greedy_player_against_the_baseline() -> None:
         assert champion is not None
         wins += champion == greedy_seat
     assert 0.2 <= wins / n <= 0.8, wins
+
+
+def test_no_report_shows_that_the_other_sheet_had_notes(campaign: tuple[Path, Moderator]) -> None:
+    directory, _ = campaign
+    for path in (directory / "outbox").glob("*-report-*.eml"):
+        text = summary(path.read_bytes())
+        reader = "Ann" if "ann@" in path.name else "Bob"
+        other = "Bob" if reader == "Ann" else "Ann"
+        assert f". {other}'s sheet" not in text, path.name  # an event line: "3. Ann's sheet"

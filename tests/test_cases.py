@@ -217,7 +217,7 @@ def test_an_unknown_game_is_malformed_and_names_the_known_games(tmp_path: Path) 
     text = f"CASE chess\nGAME chess\n{TWO_SEATS}END\n\nCASE fine\n{TWO_SEATS}END\n"
     code, lines = _check(tmp_path, text)
     assert code == 1 and lines[-1] == "1 passed, 1 failed"
-    assert any(line.endswith("c.case:2: no game called 'chess'; known games: hare-tortoise") for line in lines)
+    assert any(line.endswith("c.case:2: no game called 'chess'; known games: badger-bunny, hare-tortoise") for line in lines)
 
 
 def test_a_key_of_another_game_is_an_unknown_keyword(tmp_path: Path) -> None:

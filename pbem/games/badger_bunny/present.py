@@ -132,8 +132,10 @@ class BadgerPresenter(Presenter[Any, Event]):
     def report(self, view: View, resolutions: Sequence[Event], reader: Reader) -> Letter:
         me = _me(view, reader)
         hand = view.seats[me].hand if me is not None else None
+        # a sheet's notes are private: the reader of another's redacted sheet event sees no trace of it
+        shown = [e for e in resolutions if e.kind is not Kind.SHEET or e.notes]
         events = tuple(EventView(i, e.text or f"{e.name}'s sheet", event_details(e))
-                       for i, e in enumerate(resolutions, start=1))
+                       for i, e in enumerate(shown, start=1))
         ctx = ReportContext(
             events=events,
             seats=tuple(SeatLine(s.name, s.role, s.hand_count, s.deck_count, s.total, " ".join(s.course),
