@@ -349,7 +349,8 @@ def run(state: State, sheets: Sequence[BadgerOrders | None], *, max_turns: int |
             n = min(2, len(race.decks[p]))
             race, got = _draw(race, p, n)
             race = replace(race, drawn=True)
-            events.append(_draw_event(race, p, names, got, ""))
+            if got:  # an empty deck draws nothing, and the report says nothing of it
+                events.append(_draw_event(race, p, names, got, ""))
         if not has_legal_set(race, deck, p):
             race = _pass(race, deck, p, names, events, forced=True, line="forced pass: no legal set (no line used)",
                          tried=())

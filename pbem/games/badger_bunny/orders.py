@@ -300,7 +300,7 @@ class _Parser:
 
     def number(self) -> int:
         tok = self.peek()
-        if not tok.isdigit() or len(tok) > 4:
+        if not tok.isdigit() or len(tok) > 9:
             raise OrderError(self.col(), f"expected a whole number, found {tok!r}")
         self.i += 1
         return int(tok)
