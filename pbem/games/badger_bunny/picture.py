@@ -15,7 +15,7 @@ SUIT_STYLE = {
 CARD_W, CARD_H, GAP = 46, 66, 6
 
 
-def _rank_mark(token: str) -> str:
+def rank_mark(token: str) -> str:
     c = card(token)
     return {"ACE": "A", "PAWN": "P", "COURT": "Ct", "CROWN": "Cr", "EXCUSE": "Ex"}.get(c.rank.value, c.rank.value)
 
@@ -24,7 +24,7 @@ def card_svg(token: str, x: float, y: float) -> str:
     """One card: its rank in the corner, a stripe and a mark for each suit in the suit's colour."""
     c = card(token)
     out = [f'<path d="{rounded_rect_path(x, y, CARD_W, CARD_H, 5)}" fill="#fffdf6" stroke="#3b3226" '
-           f'stroke-width="1.2"/>', label(_rank_mark(token), x + 5, y + 16, 14, bold=True)]
+           f'stroke-width="1.2"/>', label(rank_mark(token), x + 5, y + 16, 14, bold=True)]
     for i, suit in enumerate(sorted(c.suits, key=SUITS.index)):
         color, mark = SUIT_STYLE[suit]
         sy = y + 24 + i * 13

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.games.badger_bunny.cards import card
 from pbem.games.badger_bunny.events import Event, Kind
-from pbem.games.badger_bunny.picture import race_svg
+from pbem.games.badger_bunny.picture import SUIT_STYLE, race_svg, rank_mark
 from pbem.games.badger_bunny.view import View
 from pbem.games.base import Parsed
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
@@ -35,6 +36,29 @@ class SeatLine:
 
 
 @dataclass(frozen=True)
+class SuitMark:
+    mark: str
+    color: str
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """A card as the HTML report draws it: its token, rank mark and suit stripes."""
+
+    token: str
+    rank: str
+    suits: tuple[SuitMark, ...]
+
+
+def card_faces(tokens: Sequence[str]) -> tuple[CardFace, ...]:
+    out = []
+    for t in tokens:
+        c = card(t)
+        out.append(CardFace(t, rank_mark(t), tuple(SuitMark(SUIT_STYLE[s][1], SUIT_STYLE[s][0]) for s in c.suits)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class ReportContext:
     events: tuple[EventView, ...]
     seats: tuple[SeatLine, ...]
@@ -45,6 +69,8 @@ class ReportContext:
     over: bool
     outcome: str
     next: str
+    hand_cards: tuple[CardFace, ...]  # the reader's own hand, drawn in the HTML report
+    courses: tuple[tuple[str, tuple[CardFace, ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -147,8 +173,10 @@ class BadgerPresenter(Presenter[Any, Event]):
             over=view.race_over,
             outcome=_outcome(view) if view.race_over else "",
             next=_next(view),
+            hand_cards=card_faces(hand or ()),
+            courses=tuple((f"{s.name} ({s.role})", card_faces(s.course)) for s in view.seats),
         )
-        return Letter(Part(f"{_DIR}/report.txt.j2", ctx))
+        return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
 
     def reminder(self, view: View, reader: Reader) -> Part:
         return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(view.act in reader.seats))
