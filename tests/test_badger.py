@@ -263,3 +263,17 @@ def test_no_report_shows_that_the_other_sheet_had_notes(campaign: tuple[Path, Mo
         reader = "Ann" if "ann@" in path.name else "Bob"
         other = "Bob" if reader == "Ann" else "Ann"
         assert f". {other}'s sheet" not in text, path.name  # an event line: "3. Ann's sheet"
+
+
+def test_the_reminder_tells_the_waiting_and_the_acting_player_apart(campaign: tuple[Path, Moderator]) -> None:
+    from datetime import datetime, timedelta
+
+    _, m = campaign
+    game, players, _ = m.history(NAME)
+    engine = m.engine(game)
+    state = m.state(game, m.turn_record(NAME, 1)[2].before)
+    texts = {p.name: summary(m.mailer.reminder(game, engine, state, p, datetime(2026, 11, 9, 9, 0),
+                                               timedelta(hours=24)).raw) for p in players}
+    acting = state.seats[state.race.act]
+    assert "The race waits for your" in texts[acting]
+    assert all("send lines ahead" in t for n, t in texts.items() if n != acting)
