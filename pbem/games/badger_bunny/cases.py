@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbem.errors import CaseFormatError
 from pbem.games.badger_bunny import engine
@@ -337,4 +337,4 @@ def _event_lines(events: list[Event]) -> list[str]:
     return out
 
 
-__all__ = ["BadgerCases", "replace"]
+__all__ = ["BadgerCases"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pbem.games.badger_bunny.cards import EXCUSE, Card, Deck, Rank
+from pbem.games.badger_bunny.cards import EXCUSE, Card, Deck
 from pbem.games.badger_bunny.events import Event, Kind
 from pbem.games.badger_bunny.orders import (
     PASS_CHAIN,
@@ -313,12 +313,10 @@ def _play(race: Race, seat: int, s: Set, names: Sequence[str], events: list[Even
         hand.remove(c)
     race = race.with_seat(seat, hand=tuple(hand), course=race.courses[seat] + s.cards)
     race = replace(race, series=Series(s.kind, s.final.rank), last=Last.PLAY, act=1 - seat, drawn=False)
-    lead = "leads" if line != "follow" else "plays"
     tokens = " ".join(c.token for c in s.cards)
     events.append(Event(Kind.PLAY, seat, names[seat], f"{names[seat]} plays a {s.kind.value} {tokens} "
                         f"(rank {s.final.rank.word}; {s.cards[0].token} {s.connects})",
                         cards=tuple(c.token for c in s.cards), line=line, tried=tried))
-    del lead
     if not race.hands[seat] and not race.decks[seat]:
         race, end = _end(race, names, False, seat)
         events.append(end)
@@ -407,4 +405,4 @@ def next_race(state: State, order: Sequence[Card], names: Sequence[str]) -> tupl
     return replace(state, race=race), setup_event(race, names, state.deck)
 
 
-__all__ = ["Rank", "check_set", "deal", "has_legal_set", "next_race", "run"]
+__all__ = ["check_set", "deal", "has_legal_set", "next_race", "run"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from pbem.games.badger_bunny.cards import Rank
 from pbem.games.badger_bunny.events import Event
 from pbem.games.badger_bunny.state import State
 
@@ -75,5 +74,3 @@ def sheet_key(state: State, seat: int) -> Hashable:
 def owner(resolution: Event) -> int | None:
     return resolution.seat
 
-
-__all__ = ["Rank"]

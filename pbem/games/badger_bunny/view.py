@@ -7,7 +7,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pbem.games.badger_bunny.cards import Card
 from pbem.games.badger_bunny.events import Event, Kind
 from pbem.games.badger_bunny.state import State
 from pbem.games.base import Viewer
@@ -106,9 +105,3 @@ def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> 
 def _shuffled(rng: random.Random, items: list[str]) -> list[str]:
     rng.shuffle(items)
     return items
-
-
-def cards_of(tokens: Sequence[str]) -> tuple[Card, ...]:
-    from pbem.games.badger_bunny.cards import card
-
-    return tuple(card(t) for t in tokens)
