@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -60,6 +61,7 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
                                        bot=action.get("bot"), secret=action.get("secret"))
                 echo(f"Before {turn_dir.name}: {row.name} is handed to {row.email or 'a computer player'}")
         latest = clock.moment
+        opened = m.game_state(spec["name"])[0].turn
         for path in mails[turn_dir.name]:
             raw = path.read_bytes()
             clock.moment = max(clock.moment, _date(raw) or clock.moment)
@@ -67,14 +69,23 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             result = m.ingest(raw, str(path))
             who = f" ({result.player})" if result.player else ""
             echo(f"  {turn_dir.name}/{path.name}: {result.status}{who} — {result.reason}")
-        clock.moment = latest + timedelta(hours=2)
-        summary = m.resolve(spec["name"])
-        echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
         game, _, state = m.game_state(spec["name"])
-        engine, public = summary.engine, Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in summary.slots],
-                                           title=f"{spec['name']} — after turn {summary.turn}", subtitle="")
-        (directory / f"board-turn-{summary.turn}.png").write_bytes(picture.png)
+        if game.turn > opened:  # a game that resolves on receipt: the folder's mails resolved it
+            done = game.turn - 1
+            record = m.turn_record(spec["name"], done)[2]
+            engine = m.engine(game)
+            slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+            echo(f"Turn {done} resolved on receipt")
+        else:
+            clock.moment = latest + timedelta(hours=2)
+            summary = m.resolve(spec["name"])
+            echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
+            game, _, state = m.game_state(spec["name"])
+            engine, done, slots = summary.engine, summary.turn, list(summary.slots)
+        public = Viewer.public()
+        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in slots],
+                                           title=f"{spec['name']} — after turn {done}", subtitle="")
+        (directory / f"board-turn-{done}.png").write_bytes(picture.png)
         if engine.is_over(state):
             break
     echo("")

@@ -38,8 +38,10 @@ def test_the_project_keeps_many_cases() -> None:
     assert len(ALL) >= 80
     ids = [(c.path, c.id) for c in ALL]
     assert len(ids) == len(set(ids))
-    # cases without a GAME line are Hare & Tortoise's, read by its codec
-    assert all(c.text.game == "hare-tortoise" and isinstance(c.codec, HareCases) for c in ALL)
+    # cases without a GAME line are Hare & Tortoise's, read by its codec; every other case is
+    # read by its own game's codec
+    assert all(isinstance(c.codec, HareCases) for c in ALL if c.text.game == "hare-tortoise")
+    assert all(type(c.codec) is type(find_game(c.text.game).cases) for c in ALL)
 
 
 @pytest.mark.parametrize("case", ALL, ids=[f"{Path(c.path).stem}:{c.id}" for c in ALL])
@@ -215,7 +217,7 @@ def test_an_unknown_game_is_malformed_and_names_the_known_games(tmp_path: Path) 
     text = f"CASE chess\nGAME chess\n{TWO_SEATS}END\n\nCASE fine\n{TWO_SEATS}END\n"
     code, lines = _check(tmp_path, text)
     assert code == 1 and lines[-1] == "1 passed, 1 failed"
-    assert any(line.endswith("c.case:2: no game called 'chess'; known games: hare-tortoise") for line in lines)
+    assert any(line.endswith("c.case:2: no game called 'chess'; known games: badger-bunny, hare-tortoise") for line in lines)
 
 
 def test_a_key_of_another_game_is_an_unknown_keyword(tmp_path: Path) -> None:

@@ -1,0 +1,457 @@
+"""The order language of If Badger was a Bunny: turn lines and DEFAULT, read once into typed chains.
+
+The reader is a hand-written tokenizer and a recursive-descent parser over one bounded line:
+every character is looked at once and every token once, so no line can take more than
+linear time.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from pbem.games.badger_bunny.cards import Card, CardError, Deck, Rank, parse_card, parse_rank
+from pbem.games.sheet import Line, Rejection
+
+MAX_LINE = 600  # characters of one order line
+ORDER_WORDS = ("PLAY", "PASS", "IF", "DEFAULT")
+KEYWORDS = frozenset({"PLAY", "PASS", "IF", "THEN", "ELSE", "DEFAULT", "LOWEST", "AND", "OR", "NOT", "I", "LEAD",
+                      "OPPONENT", "PASSED", "PASSES", "SERIES", "IS", "LAST", "RANK", "HAND", "DECK", "HOLD"})
+
+
+class Cmp(enum.Enum):
+    EQ = "="
+    NE = "!="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+
+    def holds(self, a: int, b: int) -> bool:
+        return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.value]
+
+
+class SetType(enum.Enum):
+    SINGLE = "single"
+    MULTIPLE = "multiple"
+    STRAIGHT = "straight"
+
+
+@dataclass(frozen=True)
+class Lead:
+    pass
+
+
+@dataclass(frozen=True)
+class OpponentPassed:
+    pass
+
+
+@dataclass(frozen=True)
+class SeriesIs:
+    kind: SetType
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class LastRank:
+    cmp: Cmp
+    rank: Rank
+
+
+@dataclass(frozen=True)
+class Count:
+    """HAND, DECK, OPPONENT HAND or OPPONENT DECK compared with a number."""
+
+    what: str  # "hand" or "deck"
+    opponent: bool
+    cmp: Cmp
+    n: int
+
+
+@dataclass(frozen=True)
+class Hold:
+    card: Card
+
+
+@dataclass(frozen=True)
+class Not:
+    inner: Condition
+
+
+@dataclass(frozen=True)
+class All:
+    parts: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class Any_:
+    parts: tuple[Condition, ...]
+
+
+Condition = Lead | OpponentPassed | SeriesIs | LastRank | Count | Hold | Not | All | Any_
+
+
+@dataclass(frozen=True)
+class Play:
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class PlayLowest:
+    pass
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+Action = Play | PlayLowest | Pass
+
+
+@dataclass(frozen=True)
+class Alternative:
+    condition: Condition | None
+    action: Action
+
+
+@dataclass(frozen=True)
+class Chain:
+    alternatives: tuple[Alternative, ...]
+    text: str  # canonical
+
+
+PASS_CHAIN = Chain((Alternative(None, Pass()),), "PASS")
+
+
+@dataclass(frozen=True)
+class Turnline:
+    """One turn line: its chain, or None when the line was rejected (its turn then passes)."""
+
+    line: int
+    chain: Chain | None
+
+
+@dataclass(frozen=True)
+class BadgerOrders:
+    turns: tuple[Turnline, ...] = ()
+    default: Chain | None = None
+    #: private notes on lines that were rejected or ignored, for the owner's report
+    notes: tuple[str, ...] = ()
+
+
+class OrderError(Exception):
+    def __init__(self, column: int, reason: str, kind: Rejection = Rejection.INVALID) -> None:
+        super().__init__(reason)
+        self.column = column
+        self.reason = reason
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Tok:
+    text: str  # upper case for words
+    column: int  # 1-based
+
+
+def tokenize(text: str) -> list[Tok]:
+    """Words, numbers, operators, brackets, commas and colons, each with its column."""
+    out: list[Tok] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == " ":
+            i += 1
+        elif ch.isalnum() or ch in "-_":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "-_"):
+                j += 1
+            out.append(Tok(text[i:j].upper(), i + 1))
+            i = j
+        elif ch in "<>!=":
+            j = i + 2 if i + 1 < n and text[i + 1] == "=" and ch != "=" else i + 1
+            op = text[i:j]
+            if op == "!":
+                raise OrderError(i + 1, "'!' must be followed by '=' (write != for 'is not')")
+            out.append(Tok(op, i + 1))
+            i = j
+        elif ch in "(),:":
+            out.append(Tok(ch, i + 1))
+            i += 1
+        else:
+            raise OrderError(i + 1, f"{ch!r} has no meaning in an order line")
+    return out
+
+
+class _Parser:
+    def __init__(self, toks: list[Tok], deck: Deck, end: int) -> None:
+        self.toks = toks
+        self.i = 0
+        self.deck = deck
+        self.end = end  # the column just past the line
+        self.depth = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.toks[j].text if j < len(self.toks) else ""
+
+    def col(self) -> int:
+        return self.toks[self.i].column if self.i < len(self.toks) else self.end
+
+    def take(self, word: str) -> bool:
+        if self.peek() == word:
+            self.i += 1
+            return True
+        return False
+
+    def expect(self, word: str, what: str) -> None:
+        if not self.take(word):
+            got = f"{self.peek()!r}" if self.peek() else "the end of the line"
+            raise OrderError(self.col(), f"expected {what}, found {got}")
+
+    def chain(self) -> Chain:
+        alts = [self.alternative()]
+        while self.take("ELSE"):
+            alts.append(self.alternative())
+        if self.i < len(self.toks):
+            if self.peek() == ":":
+                raise OrderError(self.col(), "a colon may only follow the first word of a line")
+            raise OrderError(self.col(), f"expected ELSE or the end of the line, found {self.peek()!r}")
+        return Chain(tuple(alts), " ELSE ".join(_alt_text(a) for a in alts))
+
+    def alternative(self) -> Alternative:
+        if self.take("IF"):
+            cond = self.condition()
+            self.expect("THEN", "THEN after the condition")
+            return Alternative(cond, self.action())
+        return Alternative(None, self.action())
+
+    def action(self) -> Action:
+        if self.take("PASS"):
+            return Pass()
+        if self.take("PLAY"):
+            if self.take("LOWEST"):
+                return PlayLowest()
+            cards: list[Card] = []
+            while self.peek() not in ("", "ELSE"):
+                if self.peek() == "," and cards:
+                    self.i += 1
+                    continue
+                tok = self.toks[self.i]
+                if tok.text in "(),:" or tok.text[0] in "<>!=":
+                    raise OrderError(tok.column, f"expected a card, found {tok.text!r}")
+                try:
+                    c = parse_card(tok.text, self.deck)
+                except CardError as err:
+                    kind = Rejection.AMBIGUOUS if err.ambiguous else Rejection.ILLEGAL if err.illegal \
+                        else Rejection.INVALID
+                    raise OrderError(tok.column, err.reason, kind) from None
+                if c in cards:
+                    raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")
+                cards.append(c)
+                self.i += 1
+            if not cards:
+                raise OrderError(self.col(), "PLAY needs at least one card (or LOWEST)")
+            return Play(tuple(cards))
+        got = f"{self.peek()!r}" if self.peek() else "the end of the line"
+        raise OrderError(self.col(), f"expected PLAY, PLAY LOWEST or PASS, found {got}")
+
+    def condition(self) -> Condition:
+        parts = [self.term()]
+        while self.take("OR"):
+            parts.append(self.term())
+        return parts[0] if len(parts) == 1 else Any_(tuple(parts))
+
+    def term(self) -> Condition:
+        parts = [self.factor()]
+        while self.take("AND"):
+            parts.append(self.factor())
+        return parts[0] if len(parts) == 1 else All(tuple(parts))
+
+    def factor(self) -> Condition:
+        nots = 0
+        while True:  # NOT NOT ... and brackets, read without recursion per NOT
+            if self.take("NOT"):
+                nots += 1
+                continue
+            break
+        if self.take("("):
+            self.depth += 1
+            if self.depth > 20:
+                raise OrderError(self.col(), "brackets nested more than 20 deep")
+            inner = self.condition()
+            self.expect(")", "')'")
+            self.depth -= 1
+            out: Condition = inner
+        else:
+            out = self.atom()
+        for _ in range(nots):
+            out = Not(out)
+        return out
+
+    def cmp(self) -> Cmp:
+        tok = self.peek()
+        for c in Cmp:
+            if tok == c.value:
+                self.i += 1
+                return c
+        raise OrderError(self.col(), f"expected a comparison (= != < <= > >=), found {tok!r}")
+
+    def number(self) -> int:
+        tok = self.peek()
+        if not tok.isdigit() or len(tok) > 9:
+            raise OrderError(self.col(), f"expected a whole number, found {tok!r}")
+        self.i += 1
+        return int(tok)
+
+    def atom(self) -> Condition:
+        col = self.col()
+        if self.take("I"):
+            if self.take("LEAD"):
+                return Lead()
+            if self.take("HOLD"):
+                tok = self.toks[self.i] if self.i < len(self.toks) else None
+                if tok is None:
+                    raise OrderError(self.end, "I HOLD needs a card")
+                try:
+                    c = parse_card(tok.text, self.deck)
+                except CardError as err:
+                    raise OrderError(tok.column, err.reason,
+                                     Rejection.AMBIGUOUS if err.ambiguous else Rejection.INVALID) from None
+                self.i += 1
+                return Hold(c)
+            raise OrderError(self.col(), "expected LEAD or HOLD after I")
+        if self.take("OPPONENT"):
+            if self.take("PASSED") or self.take("PASSES"):
+                return OpponentPassed()
+            for what in ("HAND", "DECK"):
+                if self.take(what):
+                    return Count(what.lower(), True, self.cmp(), self.number())
+            raise OrderError(self.col(), "expected PASSED, HAND or DECK after OPPONENT")
+        for what in ("HAND", "DECK"):
+            if self.take(what):
+                return Count(what.lower(), False, self.cmp(), self.number())
+        if self.take("SERIES"):
+            self.expect("IS", "IS after SERIES")
+            negated = self.take("NOT")
+            word = self.peek().rstrip("S") if self.peek() != "MULTIPLES" else "MULTIPLE"
+            word = {"SINGLE": "single", "MULTIPLE": "multiple", "STRAIGHT": "straight"}.get(word, "")
+            if not word:
+                raise OrderError(self.col(), f"expected SINGLE, MULTIPLE or STRAIGHT, found {self.peek()!r}")
+            self.i += 1
+            return SeriesIs(SetType(word), negated)
+        if self.take("LAST"):
+            self.expect("RANK", "RANK after LAST")
+            how = self.cmp()
+            tok = self.toks[self.i] if self.i < len(self.toks) else None
+            if tok is None:
+                raise OrderError(self.end, "expected a rank")
+            try:
+                rank = parse_rank(tok.text, self.deck)
+            except CardError as err:
+                raise OrderError(tok.column, err.reason) from None
+            self.i += 1
+            return LastRank(how, rank)
+        got = f"{self.peek()!r}" if self.peek() else "the end of the line"
+        raise OrderError(col, f"expected a condition (I LEAD, OPPONENT PASSED, SERIES IS, LAST RANK, HAND, DECK, "
+                              f"OPPONENT HAND, I HOLD), found {got}")
+
+
+def _cond_text(c: Condition, top: bool = True) -> str:
+    if isinstance(c, Lead):
+        return "I LEAD"
+    if isinstance(c, OpponentPassed):
+        return "OPPONENT PASSED"
+    if isinstance(c, SeriesIs):
+        return f"SERIES IS {'NOT ' if c.negated else ''}{c.kind.name}"
+    if isinstance(c, LastRank):
+        return f"LAST RANK {c.cmp.value} {c.rank.value}"
+    if isinstance(c, Count):
+        return f"{'OPPONENT ' if c.opponent else ''}{c.what.upper()} {c.cmp.value} {c.n}"
+    if isinstance(c, Hold):
+        return f"I HOLD {c.card.token}"
+    if isinstance(c, Not):
+        return f"NOT {_cond_text(c.inner, False)}"
+    if isinstance(c, All):
+        text = " AND ".join(_cond_text(p, False) for p in c.parts)
+        return text if top else f"({text})"
+    text = " OR ".join(_cond_text(p, False) for p in c.parts)
+    return text if top else f"({text})"
+
+
+def action_text(a: Action) -> str:
+    if isinstance(a, Pass):
+        return "PASS"
+    if isinstance(a, PlayLowest):
+        return "PLAY LOWEST"
+    return "PLAY " + " ".join(c.token for c in a.cards)
+
+
+def _alt_text(a: Alternative) -> str:
+    act = action_text(a.action)
+    return act if a.condition is None else f"IF {_cond_text(a.condition)} THEN {act}"
+
+
+@dataclass(frozen=True)
+class LineReading:
+    """A line read: ('turn' | 'default' | 'ignored', chain or None, canonical, error)."""
+
+    kind: str
+    chain: Chain | None
+    canonical: str = ""
+    error: OrderError | None = None
+
+
+def read_line(text: str, deck: Deck) -> LineReading:
+    """One order line read: a turn line, a DEFAULT line or a line that is no order."""
+    stripped = text[:MAX_LINE + 1]
+    first = stripped.split(" ", 1)[0].split(":", 1)[0].upper()
+    if first not in ORDER_WORDS:
+        return LineReading("ignored", None)
+    kind = "default" if first == "DEFAULT" else "turn"
+    if len(text) > MAX_LINE:
+        return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
+    try:
+        toks = tokenize(text)
+        if len(toks) > 1 and toks[1].text == ":":
+            del toks[1]
+        if kind == "default":
+            toks = toks[1:]
+        colon = next((t for t in toks if t.text == ":"), None)
+        if colon is not None:
+            raise OrderError(colon.column, "a colon may only follow the first word of a line")
+        chain = _Parser(toks, deck, len(text) + 1).chain()
+    except OrderError as err:
+        return LineReading(kind, None, error=err)
+    return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
+
+
+def parse_lines(lines: tuple[Line, ...], deck: Deck) -> tuple[BadgerOrders, list[tuple[Line, LineReading]]]:
+    """The orders of a sheet's lines, and each line's reading for the echo."""
+    turns: list[Turnline] = []
+    default: Chain | None = None
+    notes: list[str] = []
+    readings = []
+    for line in lines:
+        r = read_line(line.text, deck)
+        readings.append((line, r))
+        if r.kind == "ignored":
+            notes.append(f"line {line.number} ignored: {line.raw}")
+        elif r.error is not None:
+            what = "its turn gets PASS" if r.kind == "turn" else "no DEFAULT from it"
+            notes.append(f"line {line.number} rejected at column {r.error.column}: {r.error.reason} ({what})")
+            if r.kind == "turn":
+                turns.append(Turnline(line.number, None))
+        elif r.kind == "turn":
+            turns.append(Turnline(line.number, r.chain))
+        else:
+            default = r.chain
+    return BadgerOrders(tuple(turns), default, tuple(notes)), readings
+
+
+def parse_text(text: str, deck: Deck) -> BadgerOrders:
+    """A case's sheet (the order lines only, headers read as by the sheet reader)."""
+    from pbem.games.sheet import read_sheet
+
+    return parse_lines(read_sheet(text).lines, deck)[0]
