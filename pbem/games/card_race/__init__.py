@@ -8,7 +8,18 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
-    Game, GameInfo, Information, Moves, OptionInfo, Parsed, Place, Result, RulesetInfo, Setup, TurnOutcome, Viewer,
+    Game,
+    GameInfo,
+    Information,
+    Moves,
+    OptionInfo,
+    Parsed,
+    Place,
+    Result,
+    RulesetInfo,
+    Setup,
+    TurnOutcome,
+    Viewer,
 )
 from pbem.games.card_race import engine
 from pbem.games.card_race import view as views

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 
 from pbem.errors import CaseFormatError, ChanceExhaustedError
 from pbem.games.card_race.cards import (
-    ANIMALS, APPRENTICE, CARD_LETTERS, CHAMPIONSHIP, LETTERS, SINGLE, STANDARD, TURBO_TILES, sort_cards, spell,
+    ANIMALS,
+    APPRENTICE,
+    CARD_LETTERS,
+    CHAMPIONSHIP,
+    LETTERS,
+    SINGLE,
+    STANDARD,
+    TURBO_TILES,
+    sort_cards,
+    spell,
 )
 from pbem.games.card_race.engine import resolve_cycle
 from pbem.games.card_race.orders import Orders
@@ -78,7 +87,8 @@ class CardRaceCases(CaseCodec):
         if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats):
             raise CaseFormatError(path, case.seats_line or case.line, "SEATS names 2 to 5 different players")
         ruleset = case.rules or STANDARD
-        mode, round_, streams = SINGLE, 1, ()
+        mode, round_ = SINGLE, 1
+        streams: tuple[int, ...] = ()
         turbo: tuple[int, ...] = ()
         pawns: dict[int, int] = {}
         podium: list[int] = []
@@ -190,8 +200,8 @@ class CardRaceCases(CaseCodec):
             bets.append(bet)
             totals.append(_int(p.get("total", "0"), "total", path, case.line))
         if ruleset == APPRENTICE:
-            everything = "".join([*hands[0:0], *("".join(h) for h in hands), "".join(deck), "".join(discard),
-                                  *("".join(r) for r in reshuffles)])
+            everything = "".join(["".join(h) for h in hands] + ["".join(deck), "".join(discard)]
+                                 + ["".join(r) for r in reshuffles])
             if "X" in everything or podium or betting or any(bets):
                 raise CaseFormatError(path, case.line, "an apprentice case names no howl card (X), PODIUM, "
                                                        "BETTING yes or bet=")
@@ -279,11 +289,11 @@ def _check(state: State, key: str, rest: str) -> list[str]:
             if k not in ANIMALS:
                 out.append(f"{k!r} is not an animal")
                 continue
-            got = state.pawns[ANIMALS.index(k)]
-            if state.on_podium(ANIMALS.index(k)) or got > 11:
+            pos = state.pawns[ANIMALS.index(k)]
+            if state.on_podium(ANIMALS.index(k)) or pos > 11:
                 out.append(f"the {k} is not on the track (it crossed), expected {v}")
-            elif str(got) != v:
-                out.append(f"the {k} is on {got}, expected {v}")
+            elif str(pos) != v:
+                out.append(f"the {k} is on {pos}, expected {v}")
         return out
     if key == "EXPECT-PODIUM":
         shown = podium_text(state)

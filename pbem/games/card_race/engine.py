@@ -11,8 +11,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.games.card_race.cards import (
-    ANIMALS, APPRENTICE, CHAMPIONSHIP, DEAL, FINISHED, FOX, HAND, HARE, HOWL, LAMB, LETTERS, POINTS, ROUNDS,
-    STANDARD, TILES, TORTOISE, TURBO_TILES, WOLF, animal_of, counts, describe, full_deck, ordinal, remove,
+    ANIMALS,
+    APPRENTICE,
+    CHAMPIONSHIP,
+    DEAL,
+    FINISHED,
+    FOX,
+    HAND,
+    HARE,
+    HOWL,
+    LAMB,
+    LETTERS,
+    POINTS,
+    ROUNDS,
+    STANDARD,
+    TILES,
+    TORTOISE,
+    TURBO_TILES,
+    WOLF,
+    animal_of,
+    counts,
+    describe,
+    full_deck,
+    ordinal,
+    remove,
     sort_cards,
 )
 from pbem.games.card_race.orders import KIND_HOWL, Chain, Orders, Play, kind_word
@@ -213,7 +235,7 @@ def _second_bets(state: State, w: _Work, orders: Mapping[int, Orders]) -> None:
             continue
         w.hands[seat] = remove(hand, (card,))
         w.bets[seat] = card
-        private = ([note] if note else []) + [f"you set aside 1 {describe((card,))} card as your second bet, by {how}"]
+        private = ([note] if note else []) + [f"you set aside {describe((card,))} card as your second bet, by {how}"]
         w.events.append(Event(Kind.BET, seat, f"{state.seats[seat]} sets aside a second bet", (), tuple(private)))
 
 

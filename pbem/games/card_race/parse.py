@@ -6,8 +6,18 @@ from collections.abc import Sequence
 
 from pbem.games.card_race.cards import APPRENTICE
 from pbem.games.card_race.orders import (
-    LINE_WORDS, MAX_LINE, Chain, OrderError, Orders, PlayLine, bet_text, first_word, race_text, read_bet,
-    read_chain, read_race,
+    LINE_WORDS,
+    MAX_LINE,
+    Chain,
+    OrderError,
+    Orders,
+    PlayLine,
+    bet_text,
+    first_word,
+    race_text,
+    read_bet,
+    read_chain,
+    read_race,
 )
 from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
 
