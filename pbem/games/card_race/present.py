@@ -41,6 +41,8 @@ class SeatLine:
     cards: int
     bets: int
     total: int
+    hand: str  # "" when hidden from the reader (the GM sees every hand)
+    bet_cards: str
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,10 @@ class CardRacePresenter(Presenter[Any, Event]):
             podium=_podium(view),
             discard=", ".join(f"{n} {ANIMALS[a]}" for a, n in enumerate(view.discard) if n) or "empty",
             deck=view.deck_size,
-            seats=tuple(SeatLine(p.name, p.hand_size, p.bet_count, p.total) for p in view.players if p.racing),
+            seats=tuple(SeatLine(p.name, p.hand_size, p.bet_count, p.total,
+                                 "" if p.hand is None else describe(p.hand),
+                                 "" if p.starts is None else describe((*p.starts, *((p.bet,) if p.bet else ()))))
+                        for p in view.players if p.racing),
             championship=view.mode == CHAMPIONSHIP, my_hand=hand, my_bets=bets, over=view.over,
             result=_result(view), next_turn=view.turn, first=view.seats[view.first], betting=view.betting,
             apprentice=view.ruleset == APPRENTICE,
