@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
+    Bot,
     Game,
     GameInfo,
     Information,
@@ -125,6 +126,12 @@ class CardRace(Game[State, Orders, Event]):
 
     def resolution_from_json(self, data: Mapping[str, Any]) -> Event:
         return Event.from_json(dict(data))
+
+    def bot(self, level: str) -> Bot[State] | None:
+        """`baseline` (the default play) or `strong` (plays for its own bets)."""
+        from pbem.games.card_race.bots import Baseline, Strong
+
+        return {"baseline": Baseline(), "strong": Strong()}.get(level.lower())
 
     @cached_property
     def presenter(self) -> CardRacePresenter:

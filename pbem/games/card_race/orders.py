@@ -387,11 +387,18 @@ class _Reader:
 
 
 def _after_first_word(toks: list[Token]) -> list[Token]:
-    """The tokens after the line's first word, and its optional colon."""
+    """The tokens after the line's first word, and its optional colon; any other colon is an error."""
     rest = toks[1:]
     if rest and rest[0].text == ":":
         rest = rest[1:]
+    _no_colon(rest)
     return rest
+
+
+def _no_colon(toks: list[Token]) -> None:
+    colon = next((t for t in toks if t.text == ":"), None)
+    if colon is not None:
+        raise OrderError(colon.column, "a colon may only follow the first word of a line")
 
 
 def first_word(text: str) -> str:
@@ -407,6 +414,7 @@ def read_chain(text: str, *, apprentice: bool, skip_first: bool) -> Chain:
         toks = _after_first_word(toks)
     elif len(toks) > 1 and toks[1].text == ":":
         toks = [toks[0], *toks[2:]]  # PLAY: 2 FOX, IF: TABLE = 5 ...
+    _no_colon(toks)
     if not toks:
         raise OrderError(len(text) + 1, "the line holds no play: write e.g. DEFAULT PLAY 1 TORTOISE")
     return _Reader(toks, len(text) + 1, apprentice).chain()
