@@ -96,9 +96,10 @@ class CardRace(Game[State, Orders, Event]):
         return TurnOutcome(after, events)
 
     def result(self, state: State) -> Result:
-        ranked = sorted(range(len(state.seats)), key=lambda s: (-state.totals[s], s))
+        points = state.totals if state.mode == CHAMPIONSHIP else (state.last_scores or state.totals)
+        ranked = sorted(range(len(state.seats)), key=lambda s: (s not in state.winners, -points[s], s))
         places = tuple(Place(s, state.seats[s], (1 if s in state.winners else None) if state.over else None,
-                             f"{state.totals[s]} points") for s in ranked)
+                             f"{points[s]} points") for s in ranked)
         winners = tuple(state.seats[s] for s in state.winners) if state.over else ()
         return Result(state.over, places, winners)
 

@@ -480,7 +480,9 @@ def _end_of_race(state: State, w: _Work) -> State:
     """Scores, totals, and the winner or the players of the next race; `first` becomes the
     starter of the game's next race."""
     points = scores(state)
-    totals = tuple(t + p for t, p in zip(state.totals, points, strict=True)) if state.round else state.totals
+    # a tie-break race (round 0) and a single race leave the championship totals alone
+    counted = state.mode == CHAMPIONSHIP and state.round >= 1
+    totals = tuple(t + p for t, p in zip(state.totals, points, strict=True)) if counted else state.totals
     bets = tuple(bets_of(state, s) for s in range(len(state.seats)))
     lines = [f"{state.seats[s]} bet on {describe(bets[s])} and scores {points[s]}" for s in state.racers]
     if state.mode == CHAMPIONSHIP and 1 <= state.round < ROUNDS:

@@ -23,7 +23,7 @@ from pbem.games.card_race.cards import ANIMAL_WORDS, ANIMALS, APPRENTICE, HOWL, 
 
 MAX_LINE = 600  # characters of one order line
 MAX_DEPTH = 12  # nesting of NOT and brackets
-MAX_NUMBER = 99
+MAX_NUMBER = 999_999_999  # nine digits: any count a player may write, and bounded
 COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 KEYWORDS = frozenset({"BET", "PLAY", "IF", "THEN", "ELSE", "DEFAULT", "RACE", "WITH", "HOWL", "HAND", "TABLE", "AND",
                       "OR", "NOT", *ANIMAL_WORDS})
@@ -257,7 +257,7 @@ class _Reader:
         if not t.text.isdigit():
             raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}")
         self.i += 1
-        if len(t.text) > 3 or int(t.text) > MAX_NUMBER:
+        if len(t.text) > 9:
             raise OrderError(t.column, f"{t.text} is too large for {what}")
         return int(t.text)
 
