@@ -7,12 +7,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import Parsed
-from pbem.games.card_race.cards import ANIMALS, APPRENTICE, CHAMPIONSHIP, TURBO_TILES, describe, ordinal
-from pbem.games.card_race.picture import race_svg
+from pbem.games.card_race.cards import (
+    ANIMALS,
+    APPRENTICE,
+    CHAMPIONSHIP,
+    HOWL,
+    TURBO_TILES,
+    animal_of,
+    describe,
+    ordinal,
+    sort_cards,
+)
+from pbem.games.card_race.picture import COLORS, race_svg
 from pbem.games.card_race.resolution import Event, Kind
 from pbem.games.card_race.view import View
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
 from pbem.render.png import svg_to_png
+from pbem.render.svg import ink_on
 
 _DIR = "card-race"
 
@@ -26,6 +37,25 @@ MOVEMENT = (
 )
 APPRENTICE_MOVEMENT = ("each animal with cards on the table moves one step per card;",
                        "one that ends on its own turbo token moves 2 more")
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card as the HTML part draws it."""
+
+    letter: str
+    name: str
+    color: str
+    ink: str
+
+
+def card_views(cards: Sequence[str]) -> tuple[CardView, ...]:
+    out = []
+    for c in sort_cards(cards):
+        animal = animal_of(c)
+        name = "howl wolf" if c == HOWL else ANIMALS[animal]
+        out.append(CardView("X" if c == HOWL else c, name, COLORS[animal], ink_on(COLORS[animal])))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -58,6 +88,8 @@ class ReportContext:
     championship: bool
     my_hand: str
     my_bets: str
+    my_hand_cards: tuple[CardView, ...]
+    my_bet_cards: tuple[CardView, ...]
     over: bool
     result: str
     next_turn: int
@@ -76,6 +108,8 @@ class WelcomeContext:
     first: str
     my_hand: str
     my_bets: str
+    my_hand_cards: tuple[CardView, ...]
+    my_bet_cards: tuple[CardView, ...]
     apprentice: bool
     movement: tuple[str, ...]
 
@@ -120,14 +154,22 @@ def _podium(view: View) -> str:
     return ", ".join(f"{ordinal(p)} {ANIMALS[a]}" for a, p in view.podium) or "empty"
 
 
-def _mine(view: View, reader: Reader) -> tuple[str, str]:
+def _my_cards(view: View, reader: Reader) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The reader's own hand and bets (None for the GM, or a player out of the race)."""
     if not reader.seats or reader.viewer.is_gm:
-        return "", ""
+        return None
     me = view.players[reader.seats[0]]
     if me.hand is None or not me.racing:
-        return "", ""
-    bets = (*(me.starts or ()), *((me.bet,) if me.bet else ()))
-    return describe(me.hand), describe(bets)
+        return None
+    return me.hand, (*(me.starts or ()), *((me.bet,) if me.bet else ()))
+
+
+def _mine(view: View, reader: Reader) -> tuple[str, str, tuple[CardView, ...], tuple[CardView, ...]]:
+    cards = _my_cards(view, reader)
+    if cards is None:
+        return "", "", (), ()
+    hand, bets = cards
+    return describe(hand), describe(bets), card_views(hand), card_views(bets)
 
 
 def _race_title(view: View) -> str:
@@ -146,17 +188,17 @@ def _result(view: View) -> str:
 
 class CardRacePresenter(Presenter[Any, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
-        hand, bets = _mine(view, reader)
+        hand, bets, hand_cards, bet_cards = _mine(view, reader)
         ctx = WelcomeContext(view.seats, view.ruleset, view.mode, track_text(view), view.seats[view.first], hand,
-                             bets, view.ruleset == APPRENTICE,
+                             bets, hand_cards, bet_cards, view.ruleset == APPRENTICE,
                              APPRENTICE_MOVEMENT if view.ruleset == APPRENTICE else MOVEMENT)
-        return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx))
+        return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
     def acknowledgement(self, view: View, reader: Reader, parsed: Parsed[Any]) -> Part:
         return Part(f"{_DIR}/ack.txt.j2", AckNotes(parsed.sent, view.ruleset == APPRENTICE))
 
     def report(self, view: View, resolutions: Sequence[Event], reader: Reader) -> Letter:
-        hand, bets = _mine(view, reader)
+        hand, bets, hand_cards, bet_cards = _mine(view, reader)
         events = tuple(EventView(f"{e.number}. {e.text}" if e.number else e.text, e.details,
                                  e.private if reader.viewer.may_see(e.seat) and e.seat is not None else ())
                        for e in resolutions if e.text or (e.private and reader.viewer.may_see(e.seat)))
@@ -169,12 +211,13 @@ class CardRacePresenter(Presenter[Any, Event]):
                                  "" if p.hand is None else describe(p.hand),
                                  "" if p.starts is None else describe((*p.starts, *((p.bet,) if p.bet else ()))))
                         for p in view.players if p.racing),
-            championship=view.mode == CHAMPIONSHIP, my_hand=hand, my_bets=bets, over=view.over,
+            championship=view.mode == CHAMPIONSHIP, my_hand=hand, my_bets=bets, my_hand_cards=hand_cards,
+            my_bet_cards=bet_cards, over=view.over,
             result=_result(view), next_turn=view.turn, first=view.seats[view.first], betting=view.betting,
             apprentice=view.ruleset == APPRENTICE,
             movement=APPRENTICE_MOVEMENT if view.ruleset == APPRENTICE else MOVEMENT,
         )
-        return Letter(Part(f"{_DIR}/report.txt.j2", ctx))
+        return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
 
     def reminder(self, view: View, reader: Reader) -> Part:
         return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(view.betting))
