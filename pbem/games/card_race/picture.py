@@ -11,11 +11,11 @@ from pbem.render.svg import escape, label, num
 COLORS = ("#C77C2E", "#3F7F4A", "#5B5F73", "#D9541E", "#E8E2D0")  # hare, tortoise, wolf, fox, lamb
 INITIAL = ("H", "T", "W", "F", "L")
 WIDTH, HEIGHT = 760, 330
-TILE = 58
+TILE = 54
 
 
 def _tile_x(pos: int) -> float:
-    return 30 + pos * (TILE + 4)
+    return 20 + pos * (TILE + 4)
 
 
 def race_svg(*, streams: Sequence[int], turbo: Sequence[int], pawns: Sequence[int],
@@ -46,12 +46,13 @@ def race_svg(*, streams: Sequence[int], turbo: Sequence[int], pawns: Sequence[in
             out.append(label("+2", x + TILE - 10, y + 14, 8, anchor="middle", bold=True))
     fx = _tile_x(TILES + 1)
     out.append(f'<rect x="{num(fx)}" y="{y}" width="10" height="{TILE}" fill="#3b3226"/>')
+    out.append(label("finish", fx + 5, y + TILE + 14, 11, anchor="middle"))
     # pawns
     placed = {a for a, _ in podium}
     for animal in range(5):
         if animal in placed or pawns[animal] > TILES:
             continue
-        x = _tile_x(pawns[animal]) + 6 + (animal % 3) * 17
+        x = _tile_x(pawns[animal]) + 4 + (animal % 3) * 16
         cy = y + 14 + (animal // 3) * 22
         out.append(f'<circle cx="{num(x + 7)}" cy="{cy}" r="9" fill="{COLORS[animal]}" stroke="#3b3226">'
                    f'<title>{escape(ANIMALS[animal])} on {pawns[animal]}</title></circle>')
