@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -55,6 +56,7 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
     echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
     for turn_dir in turns:
         latest = clock.moment
+        open_turn = m.game_state(spec["name"])[0].turn
         for path in mails[turn_dir.name]:
             raw = path.read_bytes()
             clock.moment = max(clock.moment, _date(raw) or clock.moment)
@@ -63,13 +65,21 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             who = f" ({result.player})" if result.player else ""
             echo(f"  {turn_dir.name}/{path.name}: {result.status}{who} — {result.reason}")
         clock.moment = latest + timedelta(hours=2)
-        summary = m.resolve(spec["name"])
-        echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
+        if m.game_state(spec["name"])[0].turn > open_turn:
+            # a game that resolves on receipt resolved the turn when its last sheet came in
+            game, _, record = m.turn_record(spec["name"], open_turn)
+            engine = m.engine(game)
+            resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+            echo(f"Turn {open_turn} resolved on receipt of the last sheet")
+        else:
+            summary = m.resolve(spec["name"])
+            echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
+            engine, resolutions = summary.engine, list(summary.slots)
         game, _, state = m.game_state(spec["name"])
-        engine, public = summary.engine, Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in summary.slots],
-                                           title=f"{spec['name']} — after turn {summary.turn}", subtitle="")
-        (directory / f"board-turn-{summary.turn}.png").write_bytes(picture.png)
+        public = Viewer.public()
+        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in resolutions],
+                                           title=f"{spec['name']} — after turn {open_turn}", subtitle="")
+        (directory / f"board-turn-{open_turn}.png").write_bytes(picture.png)
         if engine.is_over(state):
             break
     echo("")

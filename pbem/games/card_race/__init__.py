@@ -52,7 +52,7 @@ class CardRace(Game[State, Orders, Event]):
         aliases=("card_race", "cardrace", "hare-tortoise-cards"),
         moves=Moves.SIMULTANEOUS,
         information=Information.IMPERFECT,
-        resolve_on_receipt=False,
+        resolve_on_receipt=True,  # RULES: resolved when every sheet is in, or at the deadline
     )
     schema_version = 1
 
