@@ -240,6 +240,8 @@ class CardRaceCases(CaseCodec):
             elif "does not hold exactly" in why:
                 why = f"a RESHUFFLE line does not hold exactly the discard pile ({err})"
             return CaseRun((why,), before, (), (), script, heading, None)
+        except (ValueError, IndexError) as err:  # a position the rules cannot resolve: the case fails
+            return CaseRun((f"the resolution stopped: {err}",), before, (), (), script, heading, None)
         from pbem.games.card_race.present import event_lines  # the console words of the events
 
         told = tuple(line for e in events for line in event_lines(e, private=True))
