@@ -21,7 +21,7 @@ def test_find_game_by_name_and_alias() -> None:
 
 
 def test_unknown_game_lists_the_known_ones() -> None:
-    with pytest.raises(UnknownGameError, match="known games: badger-bunny, hare-tortoise"):
+    with pytest.raises(UnknownGameError, match="known games: .*hare-tortoise"):
         find_game("chess")
 
 

@@ -272,7 +272,7 @@ def test_errors_say_how_to_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     result = run("status", "nope")
     assert result.exit_code == 1 and "no game called 'nope'" in result.output
     result = run("new-game", "g", "--game", "chess", "--player", "A=a@x.org", "--player", "B=b@x.org")
-    assert result.exit_code == 1 and "known games: badger-bunny, hare-tortoise" in result.output
+    assert result.exit_code == 1 and "known games:" in result.output and "hare-tortoise" in result.output
     result = run("new-game", "g", "--player", "Ann=a@x.org")
     assert result.exit_code == 1 and "takes 2 to 6 players, not 1" in result.output
 

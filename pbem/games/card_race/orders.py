@@ -1,0 +1,461 @@
+"""The card race's order lines: typed values, and a linear-time reader with plain-word errors.
+
+The grammar (RULES-CARD-RACE.md, "Orders"):
+
+    <chain>       := <alternative> ( ELSE <alternative> )*
+    <alternative> := [ IF <condition> THEN ] <action>
+    <action>      := PLAY <n> <animal> [ WITH [<k>] HOWL ]
+    <condition>   := <term> ( OR <term> )*
+    <term>        := <factor> ( AND <factor> )*
+    <factor>      := NOT <factor> | ( <condition> ) | <atom>
+    <atom>        := HAND <kind> <cmp> <n> | TABLE <kind> <cmp> <n> | TABLE <cmp> <n>
+
+A line is split into tokens by one scan, and read by recursive descent with no backtracking;
+nesting and length are bounded, so no line costs more than linear time.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from pbem.games.card_race.cards import ANIMAL_WORDS, ANIMALS, APPRENTICE, HOWL, WOLF, counts
+
+MAX_LINE = 600  # characters of one order line
+MAX_DEPTH = 12  # nesting of NOT and brackets
+MAX_NUMBER = 999_999_999  # nine digits: any count a player may write, and bounded
+COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
+KEYWORDS = frozenset({"BET", "PLAY", "IF", "THEN", "ELSE", "DEFAULT", "RACE", "WITH", "HOWL", "HAND", "TABLE", "AND",
+                      "OR", "NOT", *ANIMAL_WORDS})
+LINE_WORDS = ("BET", "PLAY", "IF", "DEFAULT", "RACE")
+KIND_HOWL = 5  # a <kind> is an animal index, or this for HOWL
+
+
+class OrderError(Exception):
+    """A line that does not parse: the reason and the column (1-based) it points at."""
+
+    def __init__(self, column: int, reason: str, *, illegal: bool = False) -> None:
+        super().__init__(reason)
+        self.column = column
+        self.reason = reason
+        self.illegal = illegal
+
+
+# --- values --------------------------------------------------------------------------------------
+
+
+def kind_word(kind: int) -> str:
+    return "HOWL" if kind == KIND_HOWL else ANIMALS[kind].upper()
+
+
+@dataclass(frozen=True)
+class Count:
+    """HAND <kind> <cmp> <n>, TABLE <kind> <cmp> <n>, or TABLE <cmp> <n> (kind None)."""
+
+    where: str  # "HAND" or "TABLE"
+    kind: int | None
+    cmp: str
+    n: int
+
+    def value(self, hand: tuple[str, ...], table: tuple[str, ...]) -> int:
+        cards = hand if self.where == "HAND" else table
+        if self.kind is None:
+            return len(cards)
+        if self.kind == KIND_HOWL:
+            return sum(1 for c in cards if c == HOWL)
+        return counts(cards)[self.kind]
+
+    def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
+        v = self.value(hand, table)
+        return {"=": v == self.n, "!=": v != self.n, "<": v < self.n, "<=": v <= self.n, ">": v > self.n,
+                ">=": v >= self.n}[self.cmp]
+
+    def text(self) -> str:
+        kind = "" if self.kind is None else f" {kind_word(self.kind)}"
+        return f"{self.where}{kind} {self.cmp} {self.n}"
+
+
+@dataclass(frozen=True)
+class Not:
+    inner: Condition
+
+    def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
+        return not self.inner.holds(hand, table)
+
+    def text(self) -> str:
+        inner = self.inner.text()
+        return f"NOT {inner}" if isinstance(self.inner, (Count, Not)) else f"NOT ({inner})"
+
+
+@dataclass(frozen=True)
+class Both:
+    """AND (all) or OR (any) of two or more conditions."""
+
+    op: str
+    parts: tuple[Condition, ...]
+
+    def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
+        if self.op == "AND":
+            return all(p.holds(hand, table) for p in self.parts)
+        return any(p.holds(hand, table) for p in self.parts)
+
+    def text(self) -> str:
+        shown = [p.text() if not (isinstance(p, Both) and self.op == "AND" and p.op == "OR") else f"({p.text()})"
+                 for p in self.parts]
+        return f" {self.op} ".join(shown)
+
+
+Condition = Count | Not | Both
+
+
+@dataclass(frozen=True)
+class Play:
+    """PLAY <n> <animal> [WITH <k> HOWL]: n cards of the animal, k of them howl cards."""
+
+    n: int
+    animal: int
+    howls: int = 0
+
+    def cards(self) -> tuple[str, ...]:
+        if self.animal == WOLF:
+            return ("W",) * (self.n - self.howls) + (HOWL,) * self.howls
+        return ("HTWFL"[self.animal],) * self.n
+
+    def text(self) -> str:
+        tail = "" if not self.howls else " WITH HOWL" if self.howls == 1 else f" WITH {self.howls} HOWL"
+        return f"PLAY {self.n} {ANIMALS[self.animal].upper()}{tail}"
+
+
+@dataclass(frozen=True)
+class Alternative:
+    condition: Condition | None
+    play: Play
+
+    def text(self) -> str:
+        if self.condition is None:
+            return self.play.text()
+        return f"IF {self.condition.text()} THEN {self.play.text()}"
+
+
+@dataclass(frozen=True)
+class Chain:
+    alternatives: tuple[Alternative, ...]
+
+    def text(self) -> str:
+        return " ELSE ".join(a.text() for a in self.alternatives)
+
+
+@dataclass(frozen=True)
+class PlayLine:
+    """One play line of a sheet: its chain, or None when the line was rejected (the card turn it
+    takes gets the default play)."""
+
+    line: int
+    chain: Chain | None
+
+
+@dataclass(frozen=True)
+class Orders:
+    """One sheet's orders: the second bet, the play lines in order, DEFAULT and RACE."""
+
+    bet: int | None = None  # an animal, or KIND_HOWL
+    plays: tuple[PlayLine, ...] = ()
+    default: Chain | None = None
+    race: tuple[int, ...] | None = None
+    bet_line: int = 0
+    default_line: int = 0
+
+
+# --- tokens --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # upper case
+    column: int
+
+
+def tokens(text: str) -> list[Token]:
+    """The words, numbers, comparisons, brackets, commas and colons of a line, in one scan."""
+    out: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == " ":
+            i += 1
+        elif ch.isalnum() or ch in "_-'":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "_-'"):
+                j += 1
+            out.append(Token(text[i:j].upper(), i + 1))
+            i = j
+        elif ch in "<>=!":
+            j = i + 1
+            if j < n and text[j] == "=" and ch != "=":
+                j += 1
+            elif ch == "=" and j < n and text[j] == "=":
+                j += 1  # '==' is read as '='
+            word = text[i:j]
+            out.append(Token("=" if word == "==" else word, i + 1))
+            i = j
+        else:
+            out.append(Token(ch, i + 1))
+            i += 1
+    return out
+
+
+def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word[:40], choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+_ANIMAL_CHOICES = tuple(ANIMAL_WORDS)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, toks: list[Token], end: int, apprentice: bool) -> None:
+        self.toks = toks
+        self.i = 0
+        self.end = end  # the column just past the line
+        self.apprentice = apprentice
+
+    def peek(self) -> Token | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def word(self) -> str:
+        t = self.peek()
+        return t.text if t is not None else ""
+
+    def column(self) -> int:
+        t = self.peek()
+        return t.column if t is not None else self.end
+
+    def take(self) -> Token:
+        t = self.peek()
+        if t is None:
+            raise OrderError(self.end, "the line ends too soon")
+        self.i += 1
+        return t
+
+    def expect(self, word: str, what: str) -> None:
+        t = self.peek()
+        if t is None:
+            raise OrderError(self.end, f"the line ends where {what} should come")
+        if t.text != word:
+            if t.text == ":":
+                raise OrderError(t.column, "a colon may only follow the first word of a line")
+            raise OrderError(t.column, f"expected {what}, not {t.text!r}")
+        self.i += 1
+
+    def number(self, what: str) -> int:
+        t = self.peek()
+        if t is None:
+            raise OrderError(self.end, f"the line ends where {what} (a whole number) should come")
+        if not t.text.isdigit():
+            raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}")
+        self.i += 1
+        if len(t.text) > 9:
+            raise OrderError(t.column, f"{t.text} is too large for {what}")
+        return int(t.text)
+
+    def animal(self) -> int:
+        t = self.peek()
+        if t is None:
+            raise OrderError(self.end, "the line ends where an animal (HARE, TORTOISE, WOLF, FOX or LAMB) should come")
+        found = ANIMAL_WORDS.get(t.text)
+        if found is None:
+            if t.text == "HOWL":
+                raise OrderError(t.column, "HOWL is not an animal here; write PLAY 2 WOLF WITH HOWL for a howl card")
+            raise OrderError(t.column, f"{t.text!r} is not an animal: write HARE, TORTOISE, WOLF, FOX or LAMB"
+                             + did_you_mean(t.text, _ANIMAL_CHOICES))
+        self.i += 1
+        return found
+
+    def kind(self) -> int:
+        t = self.peek()
+        if t is not None and t.text == "HOWL":
+            self.no_howl_in_apprentice(t)
+            self.i += 1
+            return KIND_HOWL
+        return self.animal()
+
+    def no_howl_in_apprentice(self, t: Token) -> None:
+        if self.apprentice:
+            raise OrderError(t.column, "the apprentice race has no howl cards", illegal=True)
+
+    def chain(self) -> Chain:
+        alternatives = [self.alternative()]
+        while self.word() == "ELSE":
+            self.take()
+            alternatives.append(self.alternative())
+        t = self.peek()
+        if t is not None:
+            if t.text == ":":
+                raise OrderError(t.column, "a colon may only follow the first word of a line")
+            raise OrderError(t.column, f"expected ELSE or the end of the line, not {t.text!r}")
+        return Chain(tuple(alternatives))
+
+    def alternative(self) -> Alternative:
+        condition: Condition | None = None
+        if self.word() == "IF":
+            self.take()
+            condition = self.condition(0)
+            self.expect("THEN", "THEN")
+        return Alternative(condition, self.play())
+
+    def play(self) -> Play:
+        self.expect("PLAY", "PLAY")
+        at = self.column()
+        n = self.number("the number of cards")
+        if not 1 <= n <= 4:
+            raise OrderError(at, f"a card turn plays 1 to 4 cards, not {n}")
+        animal = self.animal()
+        howls = 0
+        if self.word() == "WITH":
+            with_at = self.column()
+            self.take()
+            if animal != WOLF:
+                raise OrderError(with_at, "WITH HOWL goes only with WOLF: howl cards are wolf cards")
+            howls = 1
+            if self.word().isdigit():
+                k_at = self.column()
+                howls = self.number("the number of howl cards")
+                if not 1 <= howls <= n:
+                    raise OrderError(k_at, f"the howl cards must number 1 to {n}, the cards played, not {howls}")
+            t = self.peek()
+            if t is None or t.text != "HOWL":
+                self.expect("HOWL", "HOWL")
+            else:
+                self.no_howl_in_apprentice(t)
+                self.take()
+        return Play(n, animal, howls)
+
+    def condition(self, depth: int) -> Condition:
+        parts = [self.term(depth)]
+        while self.word() == "OR":
+            self.take()
+            parts.append(self.term(depth))
+        return parts[0] if len(parts) == 1 else Both("OR", tuple(parts))
+
+    def term(self, depth: int) -> Condition:
+        parts = [self.factor(depth)]
+        while self.word() == "AND":
+            self.take()
+            parts.append(self.factor(depth))
+        return parts[0] if len(parts) == 1 else Both("AND", tuple(parts))
+
+    def factor(self, depth: int) -> Condition:
+        if depth > MAX_DEPTH:
+            raise OrderError(self.column(), f"conditions may nest at most {MAX_DEPTH} deep")
+        word = self.word()
+        if word == "NOT":
+            self.take()
+            return Not(self.factor(depth + 1))
+        if word == "(":
+            self.take()
+            inner = self.condition(depth + 1)
+            self.expect(")", "a closing bracket")
+            return inner
+        return self.atom()
+
+    def atom(self) -> Count:
+        t = self.peek()
+        if t is None:
+            raise OrderError(self.end, "the line ends where a condition (HAND or TABLE) should come")
+        if t.text not in ("HAND", "TABLE"):
+            raise OrderError(t.column, f"a condition starts with HAND or TABLE, not {t.text!r}"
+                             + did_you_mean(t.text, ("HAND", "TABLE", "NOT")))
+        self.take()
+        kind: int | None = None
+        if self.word() not in COMPARISONS:
+            if self.peek() is None:
+                raise OrderError(self.end, f"the line ends after {t.text}")
+            kind = self.kind()
+        elif t.text == "HAND":
+            raise OrderError(self.column(), "HAND needs a kind: HAND FOX >= 2, HAND HOWL = 1")
+        cmp_tok = self.peek()
+        if cmp_tok is None or cmp_tok.text not in COMPARISONS:
+            where = self.end if cmp_tok is None else cmp_tok.column
+            shown = "the end of the line" if cmp_tok is None else repr(cmp_tok.text)
+            raise OrderError(where, f"expected a comparison (=, !=, <, <=, >, >=), not {shown}")
+        self.take()
+        n = self.number("the number to compare with")
+        return Count(t.text, kind, cmp_tok.text, n)
+
+
+def _after_first_word(toks: list[Token]) -> list[Token]:
+    """The tokens after the line's first word, and its optional colon; any other colon is an error."""
+    rest = toks[1:]
+    if rest and rest[0].text == ":":
+        rest = rest[1:]
+    _no_colon(rest)
+    return rest
+
+
+def _no_colon(toks: list[Token]) -> None:
+    colon = next((t for t in toks if t.text == ":"), None)
+    if colon is not None:
+        raise OrderError(colon.column, "a colon may only follow the first word of a line")
+
+
+def first_word(text: str) -> str:
+    """The first word of a line, in upper case ('' when it starts with no word)."""
+    toks = tokens(text[:40])
+    return toks[0].text if toks else ""
+
+
+def read_chain(text: str, *, apprentice: bool, skip_first: bool) -> Chain:
+    """A chain from a line; `skip_first` drops a leading keyword (DEFAULT) and its colon."""
+    toks = tokens(text)
+    if skip_first:
+        toks = _after_first_word(toks)
+    elif len(toks) > 1 and toks[1].text == ":":
+        toks = [toks[0], *toks[2:]]  # PLAY: 2 FOX, IF: TABLE = 5 ...
+    _no_colon(toks)
+    if not toks:
+        raise OrderError(len(text) + 1, "the line holds no play: write e.g. DEFAULT PLAY 1 TORTOISE")
+    return _Reader(toks, len(text) + 1, apprentice).chain()
+
+
+def read_bet(text: str, *, apprentice: bool) -> int:
+    toks = _after_first_word(tokens(text))
+    r = _Reader(toks, len(text) + 1, apprentice)
+    if not toks:
+        raise OrderError(len(text) + 1, "BET names an animal or HOWL: BET FOX")
+    kind = r.kind()
+    if r.peek() is not None:
+        raise OrderError(r.column(), "BET names one animal (or HOWL) and nothing more")
+    return kind
+
+
+def read_race(text: str) -> tuple[int, ...]:
+    toks = [t for t in _after_first_word(tokens(text)) if t.text != ","]
+    r = _Reader(toks, len(text) + 1, True)
+    found: list[int] = []
+    while r.peek() is not None:
+        t = r.peek()
+        assert t is not None
+        if t.text == ":":
+            raise OrderError(t.column, "a colon may only follow the first word of a line")
+        animal = r.animal()
+        if animal in found:
+            raise OrderError(t.column, f"{ANIMALS[animal].upper()} is named twice")
+        found.append(animal)
+    if not found:
+        raise OrderError(len(text) + 1, "RACE names the animals in the order you pick them: RACE FOX LAMB")
+    return tuple(found)
+
+
+def race_text(race: tuple[int, ...]) -> str:
+    return "RACE " + " ".join(ANIMALS[a].upper() for a in race)
+
+
+def bet_text(kind: int) -> str:
+    return f"BET {kind_word(kind)}"
+
+
+def check_apprentice(kind: str) -> bool:
+    return kind == APPRENTICE

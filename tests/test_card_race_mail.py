@@ -1,0 +1,148 @@
+"""The card race by mail: the sample championship's mails match their golden copies, and no mail
+shows a reader another player's hand, bets or order evaluation.
+
+To accept a deliberate change of the reports, run
+    PBEM_UPDATE_GOLDEN=1 python -m pytest tests/test_card_race_mail.py
+and review the diff of tests/golden/card-race/ before committing it.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem.demo import run_demo
+from pbem.games.base import Viewer
+from pbem.moderator import Moderator
+from pbem.store import TurnRow
+
+ROOT = Path(__file__).resolve().parent.parent
+CAMPAIGN = ROOT / "sample_turns" / "card-race"
+GOLDEN = Path(__file__).parent / "golden" / "card-race"
+HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "Auto-Submitted")
+NAME = "derby"
+
+
+def summary(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    lines = [f"{h}: {msg[h]}" for h in HEADERS if msg[h] is not None]
+    lines.append(f"Parts: {', '.join(p.get_content_type() for p in msg.walk())}")
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return "\n".join(lines) + "\n\n" + str(body.get_content())  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Moderator]:
+    directory = tmp_path_factory.mktemp("derby") / "demo"
+    return directory, run_demo(directory, echo=lambda _: None, campaign_dir=CAMPAIGN)
+
+
+def test_campaign_mails_match_the_golden_copies(campaign: tuple[Path, Moderator]) -> None:
+    directory, _ = campaign
+    got = {p.stem: summary(p.read_bytes()) for p in sorted((directory / "outbox").glob("*.eml"))}
+    if os.environ.get("PBEM_UPDATE_GOLDEN"):
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        for old in GOLDEN.glob("*.txt"):
+            old.unlink()
+        for stem, text in got.items():
+            (GOLDEN / f"{stem}.txt").write_text(text, encoding="utf-8")
+    want = {p.stem: p.read_text(encoding="utf-8") for p in sorted(GOLDEN.glob("*.txt"))}
+    assert sorted(got) == sorted(want)
+    for stem in want:
+        assert got[stem] == want[stem], stem
+
+
+def test_campaign_outcome(campaign: tuple[Path, Moderator]) -> None:
+    _, m = campaign
+    game, _, state = m.game_state(NAME)
+    assert game.turn == 5 and state.round == 1 and state.first == 1
+    assert state.pawns == (6, 5, 1, 8, 7)
+    with m.store.session() as session:
+        statuses = [(r.source.rsplit("/", 1)[-1], r.status) for r in m.store.messages(session)]
+    assert ("02-chandra-gmail-wrong-secret.eml", "refused") in statuses
+
+
+def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Moderator]) -> None:
+    _, m = campaign
+    for turn in range(1, 5):
+        game, players, record = m.turn_record(NAME, turn)
+        fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
+        with m.store.session() as session:
+            stored = {x.message_id: x.raw for x in m.store.mails_for_turn(session, game.id or 0, turn,
+                                                                            ("report", "gm-report"))}
+        assert fresh == stored
+
+
+# --- hidden information ------------------------------------------------------------------------
+
+
+def differences(m: Moderator) -> Iterator[str]:
+    """Every (turn, reader, other seat) whose report depends on the other seat's hidden values."""
+    game, players, turns = m.history(NAME)
+    engine = m.engine(game)
+    for record in turns:
+        after = m.state(game, record.after)
+        events = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+
+        def mails(state: object, resolutions: object, record: TurnRow = record) -> dict[str, bytes]:
+            out = m.mailer.reports(game, engine, players, state, resolutions, turn=record.turn,
+                                   resolved=record.resolved_at, deadline=record.deadline)
+            return {mail.to: mail.raw for mail in out}
+
+        plain = mails(after, events)
+        for other in players:
+            for seed in (1, 2):
+                varied_state, varied_events = engine.vary_hidden(after, events, other.seat, seed)
+                varied = mails(varied_state, varied_events)
+                assert varied[other.email] != plain[other.email], "vary_hidden changed nothing the owner sees"
+                for reader in players:
+                    if reader.seat != other.seat and varied[reader.email] != plain[reader.email]:
+                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values"
+
+
+def test_no_report_shows_another_players_hand_or_bets(campaign: tuple[Path, Moderator]) -> None:
+    assert list(differences(campaign[1])) == []
+
+
+def test_the_check_catches_a_view_that_leaks(campaign: tuple[Path, Moderator], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.games.card_race import view as views
+
+    honest = views.view
+    monkeypatch.setattr(views, "view", lambda state, viewer: honest(state, Viewer.gm()))
+    found = list(differences(campaign[1]))
+    assert found and all("hidden values" in f for f in found)
+
+
+def test_the_check_catches_unredacted_events(campaign: tuple[Path, Moderator], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.games.card_race import present
+    from pbem.games.card_race import view as views
+    from pbem.games.present import Reader
+
+    honest = present.CardRacePresenter.report
+
+    def leaky(self: present.CardRacePresenter, view: views.View, resolutions: list[object], reader: Reader) -> object:
+        return honest(self, view, resolutions, Reader(Viewer.gm(), reader.name, reader.seats))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "redact", lambda event, viewer: event)
+    monkeypatch.setattr(present.CardRacePresenter, "report", leaky)
+    assert list(differences(campaign[1]))
+
+
+def test_welcome_mails_show_no_other_players_cards(tmp_path: Path) -> None:
+    m = run_demo(tmp_path / "demo", echo=lambda _: None, campaign_dir=CAMPAIGN)
+    game, players, _ = m.history(NAME)
+    engine = m.engine(game)
+    state = m.state(game, m.turn_record(NAME, 1)[2].before)
+    for other in players:
+        varied, _ = engine.vary_hidden(state, (), other.seat, 7)
+        for reader in players:
+            a = m.mailer.welcome(game, engine, state, reader, game.created_at).raw
+            b = m.mailer.welcome(game, engine, varied, reader, game.created_at).raw
+            assert (a == b) == (reader != other), (reader.name, other.name)
