@@ -119,7 +119,7 @@ class _Turn:
         self.restart = rules.starting_carrots(len(state.runners))
         self.free_back = rules.free_backward
         # each seat's HARE choice, evaluated when the choice is made (set by resolve_turn)
-        self.choose: list[HareFn] = []
+        self.choose: list[HareFn | None] = []
         # the board's tables, the carrots allowed at HOME (by the number of runners already
         # home) and the hare table: built once per ruleset
         self.tab, self.allowance = _ruleset_tables(rules)

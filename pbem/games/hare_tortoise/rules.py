@@ -176,7 +176,7 @@ class VariablePig(Ruleset):
 
     name = "variable-pig"
     title = "Variable Pig postal rules (Gibsons 1987 board)"
-    aliases = ("vp", "gibsons", "postal")
+    aliases: ClassVar[tuple[str, ...]] = ("vp", "gibsons", "postal")
     board = GIBSONS_1987
     hare_table = MappingProxyType(
         {
