@@ -88,7 +88,7 @@ class HareCases(CaseCodec):
                 if v not in ("start", "home") and not (v.isdigit() and 0 <= int(v) <= HOME):
                     raise CaseFormatError(case.path, line, f"square must be 1 to 63, start or home, not {v!r}")
             for key in ("carrots", "lettuces", "place"):
-                if key in kv:
+                if key in kv and not (key == "place" and kv[key] == "none"):
                     _int(kv[key], key, case.path, line)
             if "inert" in kv and kv["inert"] not in ("yes", "no"):
                 raise CaseFormatError(case.path, line, f"inert= takes yes or no, not {kv['inert']!r}")
