@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
+    Bot,
     Game,
     GameInfo,
     Information,
@@ -195,6 +196,14 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
         return slot_from_json(dict(data))
+
+    def bot(self, level: str) -> Bot[State] | None:
+        """Sam (level "sam"), the computer player of RULESETS.md, in every ruleset."""
+        if level.strip().lower() == "sam":
+            from pbem.games.hare_tortoise.sam import Sam
+
+            return Sam()
+        return None
 
     @cached_property
     def presenter(self) -> HarePresenter:
