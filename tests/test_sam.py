@@ -10,10 +10,14 @@ import pytest
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
-from pbem.games.sheet import Rejected, read_sheet
+from pbem.games.sheet import Rejected
+from pbem.games.hare_tortoise import testing
+from tests.test_playthrough import Reader
 from tests.test_playthrough_rulesets import COMBOS, _seats, _setup
 
 GAME = find_game("hare-tortoise")
+#: Sam's sheets are read like anyone's; the readings are cached by text and what reading depends on
+READER = Reader(GAME, testing)
 
 
 def _play(setup: Setup, seed: int, sam_seats: set[int], max_turns: int = 200) -> object:
@@ -27,7 +31,7 @@ def _play(setup: Setup, seed: int, sam_seats: set[int], max_turns: int = 200) ->
         for seat in GAME.to_move(state):
             if seat in sam_seats:
                 text = sam.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/sam/{seat}", GAME.turn(state)))
-                parsed = GAME.parse(state, read_sheet(text), seat)
+                parsed = READER.read(state, seat, text)
                 assert not any(isinstance(e, Rejected) for e in parsed.echo), text
                 orders[seat] = parsed.orders
         state = GAME.resolve(state, orders, SeededChance(seed, GAME.turn(state))).state
