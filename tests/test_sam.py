@@ -10,8 +10,8 @@ import pytest
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
-from pbem.games.sheet import Rejected
 from pbem.games.hare_tortoise import testing
+from pbem.games.sheet import Rejected
 from tests.test_playthrough import Reader
 from tests.test_playthrough_rulesets import COMBOS, _seats, _setup
 
