@@ -120,7 +120,8 @@ def init(directory: Path, address: str) -> None:
     click.echo(f"Next: cd {directory} && pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.org")
 
 
-def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tuple[str, ...]) -> list[PlayerSpec]:
+def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tuple[str, ...],
+                  teams: tuple[str, ...] = ()) -> list[PlayerSpec]:
     from pbem.clock import find_zone
     from pbem.moderator import PlayerSpec
     from pbem.tokens import check_secret
@@ -136,6 +137,18 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 
     secret_of, zone_of = pairs(secrets, "--secret"), pairs(zones, "--timezone")
     names = {p.partition("=")[0].strip().lower() for p in players}
+    team_of: dict[str, str] = {}
+    for t in teams:
+        team, sep, members = t.partition("=")
+        seats = [m.strip() for m in members.split(",") if m.strip()]
+        if not sep or not team.strip() or not seats:
+            raise click.BadParameter(f"{t!r}: write a team as TEAM=NAME,NAME", param_hint="--team")
+        for member in seats:
+            if member.lower() not in names:
+                raise click.BadParameter(f"{member!r} is not one of the players given with --player", param_hint="--team")
+            if member.lower() in team_of:
+                raise click.BadParameter(f"{member} is in two teams", param_hint="--team")
+            team_of[member.lower()] = team.strip()
     for option, given in (("--secret", secret_of), ("--timezone", zone_of)):
         for key in given:
             if key not in names:
@@ -158,9 +171,10 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
         where = email.strip()
         if where.lower() == "bot" or where.lower().startswith("bot:"):
             level = where.partition(":")[2].strip() or "default"
-            specs.append(PlayerSpec(name.strip(), "", secret_of.get(key), zone_of.get(key, "UTC"), bot=level))
+            specs.append(PlayerSpec(name.strip(), "", secret_of.get(key), zone_of.get(key, "UTC"), bot=level,
+                                    team=team_of.get(key)))
             continue
-        specs.append(PlayerSpec(name.strip(), where, secret_of.get(key), zone_of.get(key, "UTC")))
+        specs.append(PlayerSpec(name.strip(), where, secret_of.get(key), zone_of.get(key, "UTC"), team=team_of.get(key)))
     return specs
 
 
@@ -181,16 +195,18 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--timezone", "zones", multiple=True, metavar="NAME=ZONE",
               help="A player's time zone for deadlines, e.g. Ann=Europe/London.")
 @click.option("--early", is_flag=True, help="Resolve a turn as soon as every player's orders are in.")
+@click.option("--team", "teams", multiple=True, metavar="TEAM=NAME,NAME",
+              help="A team of a partnership game and its players, e.g. Red=Ann,Cyd; repeat for each team.")
 @config_option
 def new_game(name: str, game_name: str, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
              seed: int | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
-             config_path: Path | None) -> None:
+             teams: tuple[str, ...], config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
     Example: pbem new-game race-7 --player Ann=ann@example.org --player Bob=bob@example.org --deadline 7d
     """
     m = _moderator(config_path)
-    row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones), seed=seed,
+    row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones, teams), seed=seed,
                      deadline=deadline, early=early, options=options)
     chosen = json.loads(row.options)
     with_options = f", options {', '.join(chosen)}" if chosen else ""

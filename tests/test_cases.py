@@ -238,8 +238,8 @@ def test_game_must_be_the_first_key_of_a_case(tmp_path: Path, before: str) -> No
 def test_hare_tortoise_takes_no_options_yet(tmp_path: Path) -> None:
     code, lines = _check(tmp_path, f"CASE opt\nOPTIONS two-player\n{TWO_SEATS}END\n")
     assert code == 1
-    assert any("c.case:2: the ruleset variable-pig has no option 'two-player'; options it takes: none" in line
-               for line in lines)
+    assert any("c.case:2: the ruleset variable-pig has no option 'two-player'; options it takes: partnership, "
+               "carrots-95, face-to-face" in line for line in lines)
 
 
 @pytest.mark.parametrize(("line", "message"), [

@@ -8,10 +8,12 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
+    Bot,
     Game,
     GameInfo,
     Information,
     Moves,
+    OptionInfo,
     Parsed,
     Place,
     Result,
@@ -25,10 +27,10 @@ from pbem.games.codec import CaseCodec
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise import view as views
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.games.hare_tortoise.orders.parser import KEYWORDS, parse_lines
+from pbem.games.hare_tortoise.orders.parser import KEYWORDS, Dialect, parse_lines
 from pbem.games.hare_tortoise.present import HarePresenter
 from pbem.games.hare_tortoise.resolution import Slot
-from pbem.games.hare_tortoise.rules import RULESETS, find_ruleset
+from pbem.games.hare_tortoise.rules import RULESETS, Ruleset, find_ruleset
 from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
 from pbem.games.hare_tortoise.state import State
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Rejection, Sheet
@@ -37,8 +39,50 @@ __all__ = ["GAME", "HareTortoise"]
 
 
 def _ruleset_info(cls: Any) -> RulesetInfo:
-    return RulesetInfo(cls.name, cls.title, getattr(cls, "summary", ""), tuple(cls.aliases), cls.min_players,
-                       cls.max_players, ())
+    return RulesetInfo(cls.name, cls.title, cls.summary, tuple(cls.aliases), cls.min_players,
+                       cls.max_players, tuple(cls.options))
+
+
+OPTIONS = (
+    OptionInfo("partnership", "Partnership", "4 or 6 seats in teams; partners never sit side by side; the first "
+               "team with every runner HOME wins"),
+    OptionInfo("carrots-95", "95 carrots", "each runner starts (and restarts when stuck) with 95 carrots; "
+               "5 or 6 seats only"),
+    OptionInfo("face-to-face", "Face to face", "each turn is one slot per racing seat in seat order, with no "
+               "repeat of the first mover"),
+)
+#: seats each option allows
+_OPTION_SEATS = {"partnership": (4, 6), "carrots-95": (5, 6)}
+
+
+def dialect(rules: Ruleset) -> Dialect:
+    """The ruleset's additions to the order language."""
+    return Dialect(rules.choices, rules.free_backward)
+
+
+def check_teams(seats: Sequence[str], teams: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Partnership teams: every seat once, teams of equal size (2+2, 2+2+2 or 3+3), names that
+    differ from each other and from the seats, and no two partners side by side (round the table)."""
+    names = [t.lower() for t, _ in teams]
+    if len(set(names)) != len(names):
+        raise PbemError("two teams have the same name (ignoring case)")
+    clash = next((t for t, _ in teams if t.lower() in {s.lower() for s in seats}), None)
+    if clash is not None:
+        raise PbemError(f"the team name {clash!r} is also a seat name; choose another")
+    members = [m.lower() for _, ms in teams for m in ms]
+    if sorted(members) != sorted(s.lower() for s in seats):
+        raise PbemError("the teams must name every seat exactly once")
+    sizes = sorted(len(ms) for _, ms in teams)
+    if sizes not in ([2, 2], [2, 2, 2], [3, 3]):
+        raise PbemError("partnership takes two teams of two, three teams of two or two teams of three, "
+                        f"not teams of {' + '.join(map(str, sizes))}")
+    team_of = {m.lower(): t for t, ms in teams for m in ms}
+    n = len(seats)
+    for k in range(n):
+        a, b = seats[k], seats[(k + 1) % n]
+        if team_of[a.lower()] == team_of[b.lower()]:
+            raise PbemError(f"partners {a} and {b} sit next to each other; seat the teams alternately "
+                            "(for example X Y X Y), the last seat and the first included")
 
 
 class HareTortoise(Game[State, OrderSheet, Slot]):
@@ -47,6 +91,8 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         title="Hare & Tortoise",
         summary="David Parlett's race of carrots and lettuces, by conditional orders for every move slot",
         rulesets=tuple(_ruleset_info(cls) for cls in RULESETS.values()),
+        options=OPTIONS,
+        teams=True,
         aliases=("hare-and-tortoise", "hare_tortoise", "ht", "hare&tortoise"),
         moves=Moves.SIMULTANEOUS,
         information=Information.IMPERFECT,
@@ -60,14 +106,33 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
             raise PbemError(f"player name {name!r} is a word of the order language; choose another")
 
     def new_state(self, setup: Setup, chance: Chance) -> State:
-        rules = find_ruleset(setup.ruleset)
+        names = [s.name for s in setup.seats]
+        _, options = self.info.check_setup(setup.ruleset, setup.options, len(names))
+        check_option_seats(options, len(names))
+        rules = find_ruleset(setup.ruleset, options)
         seen: set[str] = set()
         for seat in setup.seats:
             self.check_seat_name(seat.name)
             if seat.name.lower() in seen:
                 raise PbemError(f"two players are called {seat.name!r}; names must differ (ignoring case)")
             seen.add(seat.name.lower())
-        return engine.new_state(rules, [s.name for s in setup.seats])
+        teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
+        if "partnership" in options:
+            order: list[str] = []
+            for seat in setup.seats:
+                if not seat.team:
+                    raise PbemError(f"partnership: {seat.name} has no team; name the teams (--team TEAM=NAME,NAME)")
+                if seat.team not in order:
+                    order.append(seat.team)
+            grouped = [(t, [s.name for s in setup.seats if s.team == t]) for t in order]
+            check_teams(names, grouped)
+            teams = tuple((t, tuple(i for i, s in enumerate(setup.seats) if s.team == t)) for t in order)
+        elif any(seat.team for seat in setup.seats):
+            raise PbemError("teams are only for the option partnership")
+        return engine.new_state(rules, names, chance, options, teams)
+
+    def rules_of(self, state: State) -> Ruleset:
+        return find_ruleset(state.ruleset, state.options)
 
     def turn(self, state: State) -> int:
         return state.turn
@@ -78,20 +143,21 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
     def to_move(self, state: State) -> tuple[int, ...]:
         if state.over:
             return ()
-        return tuple(sorted(set(engine.turn_sequence(state))))
+        return tuple(sorted(set(engine.turn_sequence(state, self.rules_of(state).postal_rotation))))
 
     def parse(self, state: State, sheet: Sheet, author: int) -> Parsed[OrderSheet]:
-        orders = parse_lines(sheet.lines, state.seats)
+        rules = self.rules_of(state)
+        orders = parse_lines(sheet.lines, state.seats, dialect(rules))
         echo: list[Echo] = [Accepted(a.line, a.text, a.canonical) for a in orders.accepted]
         echo += [Rejected(r.line, r.column, r.text, r.reason, Rejection(getattr(r, "kind", "invalid")))
                  for r in orders.rejected]
         echo += [Ignored(i.line, i.text) for i in orders.ignored]
-        expected = engine.turn_sequence(state).count(author) if not state.over else 0
+        expected = engine.turn_sequence(state, rules.postal_rotation).count(author) if not state.over else 0
         return Parsed(orders, tuple(echo), len(orders.moves), expected)
 
     def resolve(self, state: State, orders: Mapping[int, OrderSheet], chance: Chance) -> TurnOutcome[State, Slot]:
         sheets = [orders.get(i) for i in range(len(state.runners))]
-        result = engine.resolve_turn(find_ruleset(state.ruleset), state, sheets, chance)
+        result = engine.resolve_turn(self.rules_of(state), state, sheets, chance)
         return TurnOutcome(result.state, result.slots)
 
     def preview(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
@@ -111,10 +177,15 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def result(self, state: State) -> Result:
         places = sorted(
-            (Place(i, r.name, r.place, r.square_label) for i, r in enumerate(state.runners)),
+            (Place(i, r.name, r.place, r.square_label, state.team_of(i)) for i, r in enumerate(state.runners)),
             key=lambda p: (p.place or 99, state.position(p.seat)),
         )
-        winners = tuple(r.name for r in state.runners if r.place == 1) if state.over else ()
+        if not state.over:
+            winners: tuple[str, ...] = ()
+        elif state.teams:
+            winners = tuple(name for name, seats in state.teams if all(state.runners[j].home for j in seats))[:1]
+        else:
+            winners = tuple(r.name for r in state.runners if r.place == 1)
         return Result(state.over, tuple(places), winners)
 
     def is_over(self, state: State) -> bool:
@@ -141,6 +212,14 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
     def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
         return slot_from_json(dict(data))
 
+    def bot(self, level: str) -> Bot[State] | None:
+        """Sam (level "sam"), the computer player of RULESETS.md, in every ruleset."""
+        if level.strip().lower() == "sam":
+            from pbem.games.hare_tortoise.sam import Sam
+
+            return Sam()
+        return None
+
     @cached_property
     def presenter(self) -> HarePresenter:
         return HarePresenter()
@@ -150,6 +229,14 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         from pbem.games.hare_tortoise.cases import HareCases  # the case driver's part, loaded when used
 
         return HareCases()
+
+
+def check_option_seats(options: Sequence[str], seats: int) -> None:
+    """The options that need a number of seats (RULESETS.md, "Which options fit which ruleset")."""
+    for option in options:
+        allowed = _OPTION_SEATS.get(option)
+        if allowed is not None and seats not in allowed:
+            raise PbemError(f"option {option} needs {' or '.join(map(str, allowed))} seats, not {seats}")
 
 
 GAME = HareTortoise()

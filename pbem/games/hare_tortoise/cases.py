@@ -1,4 +1,6 @@
-"""Hare & Tortoise rule cases: the RUNNER, DICE, SLOTS and EXPECT keys, checked and run."""
+"""Hare & Tortoise rule cases: the RUNNER, DICE, SLOTS and EXPECT keys, checked and run, and the
+keys of the further rulesets and options (TEAM, DECK, RESHUFFLE, EXPECT-DECK, EXPECT-DECK-TOP,
+EXPECT-WINNER and the key inert; RULESETS.md, "Addendum: rule-case format extensions")."""
 
 from __future__ import annotations
 
@@ -8,16 +10,17 @@ from dataclasses import dataclass
 from pbem.errors import CaseFormatError, PbemError
 from pbem.games.chance import ScriptedChance
 from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
-from pbem.games.hare_tortoise import GAME, engine
+from pbem.games.hare_tortoise import GAME, check_option_seats, check_teams, dialect, engine
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
 from pbem.games.hare_tortoise.orders.parser import parse_sheet
 from pbem.games.hare_tortoise.resolution import Slot
-from pbem.games.hare_tortoise.rules import Ruleset, find_ruleset
+from pbem.games.hare_tortoise.rules import Card, Ruleset, find_ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_RUNNER_KEYS = {"square", "carrots", "lettuces", "place", "must", "skip"}
+_RUNNER_KEYS = {"square", "carrots", "lettuces", "place", "must", "skip", "inert"}
+_CODES = {c.value for c in Card}
 
 #: an EXPECT line: its line number, the runner's name and the keys to check
 Expect = tuple[int, str, dict[str, str]]
@@ -32,6 +35,12 @@ class HareCase:
     dice: tuple[int, ...] = ()
     slots: int | None = None
     expect: tuple[Expect, ...] = ()
+    #: the cards of the draw pile before the turn that the case lists (from the top)
+    listed: int = 0
+    reshuffles: tuple[tuple[str, ...], ...] = ()
+    expect_deck: tuple[str, ...] | None = None
+    expect_deck_top: tuple[str, ...] | None = None
+    expect_winner: str | None = None
 
 
 @dataclass
@@ -43,23 +52,35 @@ class _Lines:
     dice: list[int]
     slots: int | None
     expect: list[Expect]
+    teams: list[tuple[int, str, list[str]]]
+    deck: list[str] | None = None
+    reshuffles: list[list[str]] | None = None
+    expect_deck: list[str] | None = None
+    expect_deck_top: list[str] | None = None
+    expect_winner: str | None = None
 
 
 class HareCases(CaseCodec):
     """The cases of `cases/README.md`: a position of runners, the dice, and the position after."""
 
-    keys = frozenset({"RUNNER", "DICE", "SLOTS", "EXPECT"})
+    keys = frozenset({"RUNNER", "DICE", "SLOTS", "EXPECT", "TEAM", "SUPPLY", "DECK", "RESHUFFLE", "EXPECT-DECK",
+                      "EXPECT-DECK-TOP", "EXPECT-WINNER"})
 
     def prepare(self, case: CaseText) -> HareCase:
-        rules = find_ruleset(case.rules)
+        options = tuple(o.lower() for o in case.options)
+        rules = find_ruleset(case.rules, options)
         lines = self._read(case, rules)
+        _check_teams(case, lines, options)
+        if "face-to-face" in options and case.first is not None:
+            raise CaseFormatError(case.path, case.first_line, "FIRST: with face-to-face the first mover is always "
+                                  "the first seat whose runner is not HOME")
         if not case.seats:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r} has no SEATS")
         missing = [s for s in case.seats if s not in lines.runners]
         if missing:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r} has no RUNNER for {', '.join(missing)}")
         state = _initial_state(case, rules, lines)
-        if case.first is None and any(r.home for r in state.runners):
+        if case.first is None and any(r.home for r in state.runners) and rules.postal_rotation:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r}: a runner is HOME, so FIRST is required")
         for line, _, kv in lines.expect:
             if "square" in kv:
@@ -67,14 +88,21 @@ class HareCases(CaseCodec):
                 if v not in ("start", "home") and not (v.isdigit() and 0 <= int(v) <= HOME):
                     raise CaseFormatError(case.path, line, f"square must be 1 to 63, start or home, not {v!r}")
             for key in ("carrots", "lettuces", "place"):
-                if key in kv:
+                if key in kv and not (key == "place" and kv[key] == "none"):
                     _int(kv[key], key, case.path, line)
-        return HareCase(rules, state, tuple(lines.dice), lines.slots, tuple(lines.expect))
+            if "inert" in kv and kv["inert"] not in ("yes", "no"):
+                raise CaseFormatError(case.path, line, f"inert= takes yes or no, not {kv['inert']!r}")
+        listed = len(lines.deck or ())
+        return HareCase(rules, state, tuple(lines.dice), lines.slots, tuple(lines.expect), listed,
+                        tuple(tuple(r) for r in lines.reshuffles or ()),
+                        None if lines.expect_deck is None else tuple(lines.expect_deck),
+                        None if lines.expect_deck_top is None else tuple(lines.expect_deck_top),
+                        lines.expect_winner)
 
     def _read(self, case: CaseText, rules: Ruleset) -> _Lines:
         """Every key line checked in line order: the game's own keys, SEATS and OPTIONS."""
         path = case.path
-        lines = _Lines({}, {}, [], None, [])
+        lines = _Lines({}, {}, [], None, [], [])
         common = [(case.seats_line, "SEATS", ""), (case.options_line, "OPTIONS", "")]
         for line, keyword, rest in sorted([c for c in common if c[0]] + case.keys):
             words = rest.split()
@@ -92,8 +120,24 @@ class HareCases(CaseCodec):
                 if words[0] in lines.runners:
                     raise CaseFormatError(path, line, f"RUNNER {words[0]!r} given twice")
                 lines.runners[words[0]] = _pairs(words[1:], path, line)
+                if "inert" in lines.runners[words[0]] and not rules.free_backward:
+                    raise CaseFormatError(path, line, f"inert= is a key of hase-igel-sam only, not of {rules.name}")
                 lines.runner_lines[words[0]] = line
+            elif keyword == "TEAM":
+                if not words or not _NAME.fullmatch(words[0]):
+                    raise CaseFormatError(path, line, "TEAM needs an id ([A-Za-z][A-Za-z0-9]*) and its seats")
+                lines.teams.append((line, words[0], words[1:]))
+            elif keyword == "SUPPLY":
+                raise CaseFormatError(path, line, "SUPPLY is for the two-player game only")
+            elif keyword in ("DECK", "RESHUFFLE", "EXPECT-DECK", "EXPECT-DECK-TOP"):
+                _read_deck_line(lines, keyword, words, rules, path, line)
+            elif keyword == "EXPECT-WINNER":
+                if len(words) != 1:
+                    raise CaseFormatError(path, line, "EXPECT-WINNER takes one name")
+                lines.expect_winner = words[0]
             elif keyword == "DICE":
+                if rules.deck is not None:
+                    raise CaseFormatError(path, line, f"DICE: {rules.name} uses hare cards, not dice (use DECK)")
                 lines.dice = [_int(w, "a die", path, line) for w in words]
                 if any(not 1 <= d <= 6 for d in lines.dice):
                     raise CaseFormatError(path, line, "dice run from 1 to 6")
@@ -105,14 +149,17 @@ class HareCases(CaseCodec):
                 if not seated:
                     raise CaseFormatError(path, line, "EXPECT needs a name from SEATS")
                 lines.expect.append((line, words[0], _pairs(words[1:], path, line)))
+                if "inert" in lines.expect[-1][2] and not rules.free_backward:
+                    raise CaseFormatError(path, line, f"inert= is a key of hase-igel-sam only, not of {rules.name}")
         return lines
 
     def run(self, case: CaseText, prepared: object) -> CaseRun:
         assert isinstance(prepared, HareCase)
         before = prepared.state
-        sheets = [parse_sheet("\n".join(case.orders[s]), case.seats) if s in case.orders else None
+        language = dialect(prepared.rules)
+        sheets = [parse_sheet("\n".join(case.orders[s]), case.seats, language) if s in case.orders else None
                   for s in case.seats]
-        chance = ScriptedChance(prepared.dice, turn=case.turn)
+        chance = ScriptedChance(prepared.dice, decks=prepared.reshuffles, turn=case.turn)
         problems: list[str] = []
         after: State | None = None
         slots: tuple[Slot, ...] = ()
@@ -122,13 +169,32 @@ class HareCases(CaseCodec):
         except PbemError as err:
             problems.append(str(err))
             slots = getattr(err, "slots", ())
+        problems += _unlisted_draws(prepared, slots)
         if after is not None:
             if chance.left:
                 problems.append(f"{chance.left} of the {len(prepared.dice)} dice were left unused")
+            if chance.shuffles < len(prepared.reshuffles):
+                problems.append(f"{len(prepared.reshuffles) - chance.shuffles} of the {len(prepared.reshuffles)} "
+                                "RESHUFFLE lines were left unused")
+            if prepared.expect_deck is not None and after.deck != prepared.expect_deck:
+                problems.append(f"draw pile {' '.join(after.deck) or '(empty)'}, expected "
+                                f"{' '.join(prepared.expect_deck) or '(empty)'}")
+            top = prepared.expect_deck_top
+            if top is not None and after.deck[:len(top)] != top:
+                problems.append(f"draw pile starts {' '.join(after.deck[:len(top)]) or '(empty)'}, expected "
+                                f"{' '.join(top)}")
+            if prepared.expect_winner is not None:
+                winners = GAME.result(after).winners
+                if not after.over:
+                    problems.append(f"expected the winner {prepared.expect_winner}, but the game is not over")
+                elif [w.lower() for w in winners] != [prepared.expect_winner.lower()]:
+                    problems.append(f"winner {', '.join(winners) or 'none'}, expected {prepared.expect_winner}")
             for line, name, kv in prepared.expect:
                 runner = after.runner(name)
                 for key, want in kv.items():
                     got = _actual(runner, key)
+                    if key == "inert":
+                        got = "yes" if after.seats.index(runner.name) in after.inert else "no"
                     if key == "square" and want.isdigit():
                         got = str(runner.square)
                         want = str(int(want))
@@ -139,7 +205,10 @@ class HareCases(CaseCodec):
             before=tuple(position_lines(before)),
             after=tuple(position_lines(after)) if after is not None else (),
             resolutions=tuple(line for slot in slots for line in slot_lines(slot)),
-            chance=f"dice: {' '.join(map(str, prepared.dice))}" if prepared.dice else "",
+            chance="\n".join(
+                ([f"dice: {' '.join(map(str, prepared.dice))}"] if prepared.dice else [])
+                + ([f"deck: {' '.join(before.deck)}"] if before.deck else [])
+                + [f"reshuffle: {' '.join(r)}" for r in prepared.reshuffles]),
             heading=f"turn {before.turn}, first mover {before.runners[before.first].name}",
             over=after.over if after is not None else None,
         )
@@ -158,7 +227,7 @@ def _check_seats(case: CaseText, rules: Ruleset) -> None:
 
 
 def _check_options(case: CaseText) -> None:
-    """The options against the ruleset's (Hare & Tortoise has none yet, so any is malformed)."""
+    """The options against the ruleset's, each other and the number of seats."""
     info = GAME.info.ruleset(case.rules)
     takes = ", ".join(info.options) or "none"
     for option in case.options:
@@ -166,12 +235,80 @@ def _check_options(case: CaseText) -> None:
             raise CaseFormatError(case.path, case.options_line,
                                   f"the ruleset {info.name} has no option {option!r}; options it takes: {takes}")
     try:
-        GAME.info.check_setup(info.name, case.options, len(case.seats))
+        _, chosen = GAME.info.check_setup(info.name, case.options, len(case.seats))
+        check_option_seats(chosen, len(case.seats))
     except PbemError as err:
         raise CaseFormatError(case.path, case.options_line, str(err)) from None
 
 
 _int = case_int
+
+
+def _check_teams(case: CaseText, lines: _Lines, options: tuple[str, ...]) -> None:
+    """TEAM lines: with partnership and only then, every seat once, alternate seating."""
+    partnership = "partnership" in options
+    if lines.teams and not partnership:
+        raise CaseFormatError(case.path, lines.teams[0][0], "TEAM lines need OPTIONS partnership")
+    if partnership and not lines.teams:
+        raise CaseFormatError(case.path, case.options_line, "partnership needs a TEAM line for each team")
+    if not lines.teams:
+        return
+    for line, _, seats in lines.teams:
+        stray = next((s for s in seats if s not in case.seats), None)
+        if stray is not None:
+            raise CaseFormatError(case.path, line, f"TEAM names {stray!r}, who is not in SEATS")
+    try:
+        check_teams(case.seats, [(t, seats) for _, t, seats in lines.teams])
+    except PbemError as err:
+        raise CaseFormatError(case.path, lines.teams[0][0], str(err)) from None
+
+
+def _read_deck_line(lines: _Lines, keyword: str, words: list[str], rules: Ruleset, path: str, line: int) -> None:
+    deck = rules.deck
+    if deck is None:
+        raise CaseFormatError(path, line, f"{keyword}: the ruleset {rules.name} has no hare deck")
+    unknown = next((w for w in words if w not in _CODES or w not in deck.codes), None)
+    if unknown is not None:
+        raise CaseFormatError(path, line, f"{keyword}: {unknown!r} is not a card of the {rules.name} deck "
+                              f"(cards: {' '.join(sorted(set(deck.codes)))})")
+    for code in set(words):
+        if words.count(code) > deck.codes.count(code):
+            raise CaseFormatError(path, line, f"{keyword}: {code} is listed {words.count(code)} times; the deck "
+                                  f"has {deck.codes.count(code)}")
+    if keyword == "DECK":
+        if lines.deck is not None:
+            raise CaseFormatError(path, line, "DECK given twice")
+        lines.deck = words
+    elif keyword == "RESHUFFLE":
+        if sorted(words) != sorted(deck.codes):
+            raise CaseFormatError(path, line, f"RESHUFFLE lists the whole deck, every card as often as the deck has "
+                                  f"it ({len(deck.codes)} cards)")
+        lines.reshuffles = [*(lines.reshuffles or []), words]
+    elif keyword == "EXPECT-DECK":
+        lines.expect_deck = words
+    else:
+        lines.expect_deck_top = words
+
+
+def _unlisted_draws(prepared: HareCase, slots: tuple[Slot, ...]) -> list[str]:
+    """A draw from the pile before the turn of a card the case does not list fails the case."""
+    deck = prepared.rules.deck
+    if deck is None:
+        return []
+    size = len(prepared.state.deck)
+    k = 0
+    for slot in slots:
+        card = slot.hare.card if slot.hare is not None else None
+        if card is None:
+            continue
+        if not deck.recycle and k >= size:
+            break  # the pile ran out: later draws come from a reshuffle, all listed
+        if prepared.listed <= k < size:
+            return [f"slot {slot.number} draws card {k + 1} of the pile, which the case does not list (DECK)"]
+        if deck.reshuffler is not None and card == deck.reshuffler.value:
+            break
+        k += 1
+    return []
 
 
 def _pairs(words: list[str], path: str, line: int) -> dict[str, str]:
@@ -199,7 +336,7 @@ def _square(value: str, path: str, line: int) -> int:
     return n
 
 
-def _runner(name: str, kv: dict[str, str], rules: Ruleset, path: str, line: int) -> Runner:
+def _runner(name: str, kv: dict[str, str], rules: Ruleset, path: str, line: int, seats: int) -> Runner:
     if "square" not in kv:
         raise CaseFormatError(path, line, f"RUNNER {name} needs square=")
     square = _square(kv["square"], path, line)
@@ -209,13 +346,15 @@ def _runner(name: str, kv: dict[str, str], rules: Ruleset, path: str, line: int)
     must = kv.get("must", "none")
     if must not in ("eat", "leave", "none"):
         raise CaseFormatError(path, line, f"must= takes eat, leave or none, not {must!r}")
+    if "inert" in kv and kv["inert"] not in ("yes", "no"):
+        raise CaseFormatError(path, line, f"inert= takes yes or no, not {kv['inert']!r}")
     skip = kv.get("skip", "no")
     if skip not in ("yes", "no"):
         raise CaseFormatError(path, line, f"skip= takes yes or no, not {skip!r}")
     return Runner(
         name,
         square,
-        _int(kv["carrots"], "carrots", path, line) if "carrots" in kv else rules.start_carrots,
+        _int(kv["carrots"], "carrots", path, line) if "carrots" in kv else rules.starting_carrots(seats),
         _int(kv["lettuces"], "lettuces", path, line) if "lettuces" in kv else rules.start_lettuces,
         place,
         Must(must),
@@ -224,9 +363,11 @@ def _runner(name: str, kv: dict[str, str], rules: Ruleset, path: str, line: int)
 
 
 def _initial_state(case: CaseText, rules: Ruleset, lines: _Lines) -> State:
-    runners = tuple(_runner(name, lines.runners[name], rules, case.path, lines.runner_lines[name])
+    runners = tuple(_runner(name, lines.runners[name], rules, case.path, lines.runner_lines[name], len(case.seats))
                     for name in case.seats)
-    if case.first is not None:
+    if not rules.postal_rotation:
+        first = next((j for j, r in enumerate(runners) if not r.home), 0)
+    elif case.first is not None:
         if case.first not in case.seats:
             raise CaseFormatError(case.path, case.first_line, f"FIRST {case.first!r} is not in SEATS")
         first = case.seats.index(case.first)
@@ -234,7 +375,21 @@ def _initial_state(case: CaseText, rules: Ruleset, lines: _Lines) -> State:
             raise CaseFormatError(case.path, case.first_line, f"FIRST {case.first} names a runner that is HOME")
     else:
         first = (case.turn - 1) % len(case.seats)
-    return State(rules.name, runners, case.turn, first, False)
+    options = tuple(o.lower() for o in case.options)
+    teams = tuple((t, tuple(case.seats.index(s) for s in seats)) for _, t, seats in lines.teams)
+    deck: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()
+    if rules.deck is not None:
+        listed = list(lines.deck or [])
+        rest = list(rules.deck.codes)
+        for code in listed:
+            rest.remove(code)
+        if rules.deck.recycle or lines.deck is None:
+            deck = (*listed, *rest)
+        else:
+            deck, used = tuple(listed), tuple(rest)
+    inert = tuple(j for j, name in enumerate(case.seats) if lines.runners[name].get("inert") == "yes")
+    return State(rules.name, runners, case.turn, first, False, options, teams, deck, used, inert)
 
 
 def _actual(runner: Runner, key: str) -> str:
@@ -244,5 +399,7 @@ def _actual(runner: Runner, key: str) -> str:
         return runner.must.value
     if key == "skip":
         return "yes" if runner.skip else "no"
+    if key == "inert":
+        return "no"  # read from the state by the caller
     value = getattr(runner, key)
     return "none" if value is None else str(value)

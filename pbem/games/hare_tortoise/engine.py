@@ -16,6 +16,7 @@ from pbem.games.hare_tortoise.orders.model import (
     Chain,
     Compare,
     Condition,
+    HareAlternative,
     HareChoice,
     IAm,
     NextKind,
@@ -27,7 +28,7 @@ from pbem.games.hare_tortoise.orders.model import (
     SquareIs,
 )
 from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
-from pbem.games.hare_tortoise.rules import HareEffect, Ruleset
+from pbem.games.hare_tortoise.rules import Card, HareDeck, HareEffect, Ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
 
 #: cost in carrots of a forward move of d squares: d(d + 1) / 2
@@ -48,15 +49,16 @@ _new = tuple.__new__
     Outcome.MISSED, Outcome.ATE, Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE,
     Outcome.STUCK)
 (_H_BACK_TO_HARE, _H_MISS_TURN, _H_BACK_TO_CARROT, _H_CHEW_CARROT, _H_RESTORE, _H_REFUND, _H_HALVE, _H_EXTRA_SLOT,
- _H_AHEAD_TO_CARROT, _H_CHEW_LETTUCE) = (
+ _H_AHEAD_TO_CARROT, _H_CHEW_LETTUCE, _H_CARD) = (
     HareEffect.BACK_TO_HARE, HareEffect.MISS_TURN, HareEffect.BACK_TO_CARROT, HareEffect.CHEW_CARROT,
     HareEffect.RESTORE, HareEffect.REFUND, HareEffect.HALVE, HareEffect.EXTRA_SLOT, HareEffect.AHEAD_TO_CARROT,
-    HareEffect.CHEW_LETTUCE)
+    HareEffect.CHEW_LETTUCE, HareEffect.CARD)
 
 # A legal move: (outcome, target square, carrots paid, carrots drawn). An illegal one: its reason.
 Move = tuple[Outcome, int, int, int]
 MoveOrReason = Move | str
 ActFn = Callable[["_Turn", int], MoveOrReason]
+HareFn = Callable[["_Turn", int], "HareChoice | None"]
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,17 @@ class _Turn:
     """The mutable working position of one turn; conditions and moves read it by seat index."""
 
     __slots__ = ("rules", "tab", "kinds", "sq", "car", "let", "place", "must", "skip", "occ",
-                 "home_count", "n", "names", "allowance", "hare")
+                 "home_count", "n", "names", "allowance", "hare", "deck", "used", "inert", "restart", "choose",
+                 "free_back")
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
+        self.deck, self.used = list(state.deck), list(state.used)
+        self.inert = [i in state.inert for i in range(len(state.runners))]
+        self.restart = rules.starting_carrots(len(state.runners))
+        self.free_back = rules.free_backward
+        # each seat's HARE choice, evaluated when the choice is made (set by resolve_turn)
+        self.choose: list[HareFn | None] = []
         # the board's tables, the carrots allowed at HOME (by the number of runners already
         # home) and the hare table: built once per ruleset
         self.tab, self.allowance = _ruleset_tables(rules)
@@ -205,6 +214,36 @@ class _Turn:
             return f"the nearest tortoise square behind, {t}, is occupied"
         return (_O_BACK, t, 0, 10 * (s - t))
 
+    def back_to(self, i: int, n: int) -> MoveOrReason:
+        """A backward move to square n, in a ruleset that moves back freely (hase-igel-sam)."""
+        s = self.sq[i]
+        if n <= START:
+            return "a backward move never ends on START"
+        t = self.tab.tortoise_behind[s] if s != HOME else -1
+        if t < 0:
+            return "there is no tortoise square behind"
+        if n < t:
+            return f"square {n} is beyond the nearest tortoise square behind ({t})"
+        if self.occ[n]:
+            return f"square {n} is occupied"
+        if self.kinds[n] == _LETTUCE and not self.let[i]:
+            return f"square {n} is a lettuce square and no lettuce is left"
+        return (_O_BACK, n, 0, 10 * (s - n))
+
+    def farthest_back(self, i: int) -> MoveOrReason:
+        """The default backward move: the farthest square behind that a backward move may end on."""
+        if not self.free_back:
+            return self.back(i)
+        s = self.sq[i]
+        t = self.tab.tortoise_behind[s]
+        if t < 0:
+            return "there is no tortoise square behind"
+        for n in range(t, s):
+            m = self.back_to(i, n)
+            if m.__class__ is tuple:
+                return m
+        return "no square behind is free to move back to"
+
     def stay(self, i: int, give: bool) -> MoveOrReason:
         s = self.sq[i]
         if self.kinds[s] != _CARROT:
@@ -212,6 +251,8 @@ class _Turn:
             return f"{where} is not a carrot square"
         if self.must[i] is _M_LEAVE:
             return "a runner that ate a lettuce must leave the square"
+        if self.inert[i]:
+            return f"square {s} was reached by moving back and is inert: no carrots there until the runner moves"
         if give:
             if self.car[i] < 10:
                 return f"paying 10 carrots needs 10; {self.car[i]} held"
@@ -264,6 +305,8 @@ def _compile_action(action: Action, tab: _Tables) -> ActFn:
                 return t.forward(i, n)
             if n == s:
                 return f"the runner is already on square {n}"
+            if t.free_back:
+                return t.back_to(i, n)
             m = t.back(i)
             if isinstance(m, str) or m[1] == n:
                 return m
@@ -293,6 +336,17 @@ def _compile_action(action: Action, tab: _Tables) -> ActFn:
         missing = f"no {what} square ahead is legal to land on"
         return lambda t, i: t.nearest_forward(i, table[t.sq[i]]) or missing
     if kind is ActionKind.BACK:
+        if action.distance is not None:
+            back_by = action.distance
+
+            def back_n(t: _Turn, i: int) -> MoveOrReason:
+                if back_by <= 0:
+                    return "BACK 0 goes nowhere"
+                if t.sq[i] - back_by < 0:
+                    return f"{back_by} squares back is past START"
+                return t.back_to(i, t.sq[i] - back_by)
+
+            return back_n
         return lambda t, i: t.back(i)
     if kind is ActionKind.STAY:
         give = action.give
@@ -347,7 +401,7 @@ def _action_source(action: Action, n: int, namespace: dict[str, object]) -> str:
         namespace[f"R{n}"] = f"{action.distance} squares ahead is past HOME"
         d = action.distance
         return f"t.forward(i, sq[i] + {d}) if sq[i] + {d} <= {HOME} else R{n}"
-    if kind is ActionKind.BACK:
+    if kind is ActionKind.BACK and action.distance is None:
         return "t.back(i)"
     if kind is ActionKind.STAY:
         return f"t.stay(i, {action.give})"
@@ -369,8 +423,25 @@ def _compiled(chain: Chain, tab: _Tables) -> Compiled:
 # A seat's orders for a turn, ready to play: the label and compiled chain of each MOVE line in
 # order, the entry for any slot beyond them (the DEFAULT line, or none), and the HARE choice.
 Line = tuple[str, "Compiled | None"]
-Orders = tuple[tuple[Line, ...], Line, bool]
-_NO_ORDERS: Orders = ((), ("no orders", None), False)
+Orders = tuple[tuple[Line, ...], Line, "HareFn | None"]
+_NO_ORDERS: Orders = ((), ("no orders", None), None)
+
+
+def _compile_hare(chain: tuple[HareAlternative, ...]) -> HareFn | None:
+    """A HARE chain as a function of the turn and the seat that chooses; None: no HARE line."""
+    if not chain:
+        return None
+    namespace: dict[str, object] = {f"W{n}": alt.choice for n, alt in enumerate(chain)}
+    lines = ["def choose(t, i):", "    sq = t.sq; car = t.car; let = t.let; occ = t.occ; P = t.pos"]
+    for n, alt in enumerate(chain):
+        if alt.condition is None:
+            lines.append(f"    return W{n}")
+            break
+        lines.append(f"    if {condition_source(alt.condition)}: return W{n}")
+    else:
+        lines.append("    return None")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from typed orders only
+    return namespace["choose"]  # type: ignore[return-value]
 
 
 def _orders(sheet: OrderSheet | None, tab: _Tables) -> Orders:
@@ -385,15 +456,18 @@ def _orders(sheet: OrderSheet | None, tab: _Tables) -> Orders:
         for k, m in enumerate(sheet.moves, start=1)
     )
     beyond: Line = ("DEFAULT", _compiled(sheet.default, tab)) if sheet.default is not None else ("no MOVE line", None)
-    orders = (lines, beyond, sheet.hare is HareChoice.GIVE)
+    orders = (lines, beyond, _compile_hare(sheet.hare_chain))
     sheet.compiled.append((tab, orders))
     return orders
 
 
-def turn_sequence(state: State) -> list[int]:
-    """The seats in slot order for the state's turn: racing runners from the first mover, then it again."""
+def turn_sequence(state: State, postal: bool = True) -> list[int]:
+    """The seats in slot order for the state's turn: racing runners from the first mover, then it
+    again (the postal rotation); without `postal`, each racing seat once from the first seat."""
     runners = state.runners
     n = len(runners)
+    if not postal:
+        return [s for s in range(n) if runners[s][1] != HOME]
     first = state.first
     seats = [s for s in (*range(first, n), *range(first)) if runners[s][1] != HOME]  # [1]: the square
     if seats and seats[0] == first:
@@ -426,11 +500,14 @@ def resolve_turn(
         raise ValueError("one order sheet (or None) per seat is needed")
     t = _Turn(rules, state)
     orders = [_orders(s, t.tab) for s in sheets]
+    t.choose = [o[2] for o in orders]
     used = [0] * t.n
-    queue = turn_sequence(state)
+    postal = rules.postal_rotation
+    queue = turn_sequence(state, postal)
     extra_slots: list[int] = []  # indices in `queue` of slots added by a hare "have another turn"
     slots: list[Slot] = []
     limit = len(queue) + 1000 if max_slots is None else max_slots
+    teams = state.teams
     over = False
     k = 0
     sq = t.sq
@@ -439,11 +516,11 @@ def resolve_turn(
         k += 1
         if sq[i] == HOME:
             continue
-        lines, beyond, give = orders[i]
+        lines, beyond, _ = orders[i]
         u = used[i]
         used[i] = u + 1
         try:
-            slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, give, chance, len(slots) + 1,
+            slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, chance, len(slots) + 1,
                                      bool(extra_slots) and k - 1 in extra_slots)
         except PbemError as err:
             err.slots = tuple(slots)  # type: ignore[attr-defined]  # what was resolved before it
@@ -452,22 +529,33 @@ def resolve_turn(
         if again:
             queue.insert(k, i)
             extra_slots = [x + 1 if x >= k else x for x in extra_slots] + [k]
-        if slot.place is not None and t.racing() <= 1:
-            over = True
-            for j in range(t.n):
-                if t.sq[j] != HOME:
-                    t.place[j] = t.n
-            break
+        if slot.place is not None:
+            if teams:
+                if any(all(sq[j] == HOME for j in seats) for _, seats in teams):
+                    over = True  # the first team with every runner HOME wins; the rest get no place
+                    break
+            elif t.racing() <= 1:
+                over = True
+                for j in range(t.n):
+                    if t.sq[j] != HOME:
+                        t.place[j] = t.n
+                break
     runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip, strict=True)])
-    first = state.first if over else _next_first_mover(t.sq, state.first)
-    return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over), tuple(slots))
+    if over:
+        first = state.first
+    elif postal:
+        first = _next_first_mover(t.sq, state.first)
+    else:
+        first = next((j for j in range(t.n) if sq[j] != HOME), 0)
+    inert = tuple(j for j in range(t.n) if t.inert[j]) if t.free_back else state.inert
+    return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over, state.options, teams,
+                            tuple(t.deck), tuple(t.used), inert), tuple(slots))
 
 
-def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, number: int,
-               extra: bool) -> tuple[Slot, bool]:
+def _play_slot(t: _Turn, i: int, line: Line, chance: Chance, number: int, extra: bool) -> tuple[Slot, bool]:
     """One move slot, in the named stages of RULES: a missed slot, the number-square bonus,
-    eating a lettuce, the order chain (else the default move, else stuck), then the move and
-    what the landing square does."""
+    eating a lettuce, the order chain (else the default move, else stuck, and in Parlett's
+    rulesets the move off START), then the move and what the landing square does."""
     order, compiled = line
     chain_text = compiled[0] if compiled is not None else None
     sq = t.sq
@@ -484,8 +572,11 @@ def _play_slot(t: _Turn, i: int, line: Line, hare_give: bool, chance: Chance, nu
         return _stage_eat(t, i, head, s0, c0, l0, position, bonus, extra), False
     move, tried, rule = _stage_orders(t, i, compiled)
     if move is None:
-        return _stage_stuck(t, i, head, tried, s0, c0, l0, position, bonus, extra), False
-    return _stage_move(t, i, head, move, tried, rule, s0, c0, l0, position, bonus, hare_give, chance, extra)
+        stuck = _stage_stuck(t, i, head, tried, s0, c0, l0, position, bonus, extra)
+        if not t.rules.moves_off_when_stuck:
+            return stuck, False
+        return _stage_move_off(t, i, head, compiled, s0, c0, l0, bonus, chance, extra)
+    return _stage_move(t, i, head, move, tried, rule, s0, c0, l0, position, bonus, chance, extra)
 
 
 SlotHead = tuple[int, int, str, str, "str | None"]
@@ -499,8 +590,9 @@ def _stage_missed(t: _Turn, i: int, head: SlotHead, s0: int, c0: int, l0: int, p
 
 
 def _stage_number_bonus(t: _Turn, i: int, s0: int, position: int) -> int:
-    """A number square whose number is the runner's position pays 10 x position first."""
-    if t.kinds[s0] == _NUMBER and position in t.tab.numbers[s0]:
+    """A number square whose number is the runner's position pays 10 x position first (not on
+    a square made inert by a backward move)."""
+    if t.kinds[s0] == _NUMBER and position in t.tab.numbers[s0] and not t.inert[i]:
         bonus = 10 * position
         t.car[i] += bonus
         return bonus
@@ -532,7 +624,7 @@ def _stage_orders(t: _Turn, i: int, compiled: Compiled | None) -> tuple[Move | N
     if move is None:
         m = t.stay(i, False)
         if m.__class__ is str:
-            m = t.back(i)
+            m = t.farthest_back(i)
         if m.__class__ is not str:
             move = m  # type: ignore[assignment]
     return move, tried, "default move"
@@ -540,19 +632,33 @@ def _stage_orders(t: _Turn, i: int, compiled: Compiled | None) -> tuple[Move | N
 
 def _stage_stuck(t: _Turn, i: int, head: SlotHead, tried: list[Tried] | tuple[()], s0: int, c0: int, l0: int,
                  position: int, bonus: int, extra: bool) -> Slot:
-    """No legal move: back to START with the ruleset's restart carrots."""
+    """No legal move: back to START with the game's starting carrots."""
     t.sq[i] = START
     t.occ[s0] -= 1
     t.occ[START] += 1
-    t.car[i] = t.rules.restart_carrots
+    t.car[i] = t.restart
     t.must[i] = _M_NONE
     t.skip[i] = False
+    t.inert[i] = False
     return _new(Slot, (*head, tuple(tried), _O_STUCK, "stuck: no legal move", s0, START, 0, 0, bonus, position, c0,
                        t.car[i], l0, l0, None, None, extra))
 
 
+def _stage_move_off(t: _Turn, i: int, head: SlotHead, compiled: Compiled | None, s0: int, c0: int, l0: int,
+                    bonus: int, chance: Chance, extra: bool) -> tuple[Slot, bool]:
+    """Parlett: a stuck runner, back on START, moves off at once by the same chain (its conditions
+    read after the reset), else by the default move; the move may juggle the hare."""
+    move, tried, rule = _stage_orders(t, i, compiled)
+    assert move is not None  # from START with the starting carrots some square 1-10 is always legal
+    why = f"stuck on {'START' if s0 == START else f'square {s0}'}: back to START with {t.car[i]} carrots, moved off at once"
+    if rule is not None:
+        why += " by the default move"
+    slot, again = _stage_move(t, i, head, move, tried, why, START, c0, l0, t.pos_at(START), bonus, chance, extra)
+    return slot, again
+
+
 def _stage_move(t: _Turn, i: int, head: SlotHead, move: Move, tried: list[Tried] | tuple[()], rule: str | None,
-                s0: int, c0: int, l0: int, position: int, bonus: int, hare_give: bool, chance: Chance,
+                s0: int, c0: int, l0: int, position: int, bonus: int, chance: Chance,
                 extra: bool) -> tuple[Slot, bool]:
     """Pay or draw, move, then what the square landed on does: HOME, a lettuce, a hare square."""
     outcome, target, paid, drew = move
@@ -565,6 +671,7 @@ def _stage_move(t: _Turn, i: int, head: SlotHead, move: Move, tried: list[Tried]
         t.occ[target] += 1
         t.sq[i] = target
         t.must[i] = _M_NONE
+        t.inert[i] = False
         if outcome is _O_HOME:
             t.home_count += 1
             place = t.place[i] = t.home_count
@@ -573,13 +680,43 @@ def _stage_move(t: _Turn, i: int, head: SlotHead, move: Move, tried: list[Tried]
             if k == _LETTUCE:
                 t.must[i] = _M_EAT
             elif k == _HARE and outcome is _O_FORWARD:
-                hare, again = _hare(t, i, chance, paid, hare_give)
+                hare, again = _hare(t, i, chance, paid)
+                if t.sq[i] == HOME:
+                    place = t.place[i]
+            elif outcome is _O_BACK and t.free_back and k != _TORTOISE:
+                t.inert[i] = True  # a hare, carrot or number square reached backwards
     return _new(Slot, (*head, tuple(tried), outcome, rule, s0, t.sq[i], paid, drew, bonus, position, c0, t.car[i], l0,
                        t.let[i], hare, place, extra)), again
 
 
-def _hare(t: _Turn, i: int, chance: Chance, paid: int, give: bool) -> tuple[HareRoll, bool]:
+def _choice(t: _Turn, i: int) -> HareChoice:
+    """Seat i's HARE choice, made now: its chain's first true alternative, else the default word."""
+    fn = t.choose[i] if t.choose else None
+    word = fn(t, i) if fn is not None else None
+    return word if word is not None else HareChoice(t.rules.choices[0])
+
+
+def _free_move(t: _Turn, i: int, squares: Sequence[int], ahead: bool) -> str:
+    """A free hare move to the nearest unoccupied square of a kind, passing everything between."""
+    s = t.sq[i]
+    occ = t.occ
+    if ahead:
+        to = next((x for x in squares if x > s and not occ[x]), -1)
+    else:
+        to = next((x for x in reversed(squares) if x < s and not occ[x]), -1)
+    if to < 0:
+        return "no vacant square of that kind: nothing happens"
+    occ[s] -= 1
+    occ[to] += 1
+    t.sq[i] = to
+    t.inert[i] = False
+    return f"moved free to square {to}"
+
+
+def _hare(t: _Turn, i: int, chance: Chance, paid: int) -> tuple[HareRoll, bool]:
     """The hare table: one die plus the runner's position, right after landing and paying."""
+    if t.rules.deck is not None:
+        return _card(t, i, chance, paid, t.rules.deck)
     s = t.sq[i]
     position = t.pos_at(s)
     die, total, effect = t.hare.draw(chance, position)
@@ -587,28 +724,12 @@ def _hare(t: _Turn, i: int, chance: Chance, paid: int, give: bool) -> tuple[Hare
     detail: str
     if effect is _H_BACK_TO_HARE or effect is _H_BACK_TO_CARROT or effect is _H_AHEAD_TO_CARROT:
         squares = t.tab.hares if effect is _H_BACK_TO_HARE else t.tab.carrots
-        occ = t.occ
-        if effect is _H_AHEAD_TO_CARROT:
-            to = next((x for x in squares if x > s and not occ[x]), -1)
-        else:
-            to = next((x for x in reversed(squares) if x < s and not occ[x]), -1)
-        if to >= 0:
-            t.occ[s] -= 1
-            t.occ[to] += 1
-            t.sq[i] = to
-            detail = f"moved free to square {to}"
-        else:
-            detail = "no vacant square of that kind: nothing happens"
+        detail = _free_move(t, i, squares, effect is _H_AHEAD_TO_CARROT)
     elif effect is _H_MISS_TURN:
         t.skip[i] = True
         detail = "the next slot is missed"
     elif effect is _H_CHEW_CARROT:
-        if give and t.car[i] >= 10:
-            t.car[i] -= 10
-            detail = "paid 10 carrots"
-        else:
-            t.car[i] += 10
-            detail = "drew 10 carrots" if not give else "drew 10 carrots (fewer than 10 to give)"
+        detail = _take_or_give(t, i, _choice(t, i) is HareChoice.GIVE)
     elif effect is _H_RESTORE:
         t.car[i] = t.rules.restore_carrots
         detail = f"carrots restored to {t.rules.restore_carrots}"
@@ -628,13 +749,179 @@ def _hare(t: _Turn, i: int, chance: Chance, paid: int, give: bool) -> tuple[Hare
             detail = "the square counts as a lettuce square: eat at the next slot"
         else:
             detail = "no lettuce left: nothing happens"
-    return _new(HareRoll, (die, position, total, effect, detail, s, t.sq[i])), again
+    return _new(HareRoll, (die, position, total, effect, detail, s, t.sq[i], None)), again
 
 
-def new_state(rules: Ruleset, players: Sequence[str]) -> State:
+def _take_or_give(t: _Turn, i: int, give: bool) -> str:
+    if give and t.car[i] >= 10:
+        t.car[i] -= 10
+        return "paid 10 carrots"
+    t.car[i] += 10
+    return "drew 10 carrots" if not give else "drew 10 carrots (fewer than 10 to give)"
+
+
+def _card(t: _Turn, i: int, chance: Chance, paid: int, deck: HareDeck) -> tuple[HareRoll, bool]:
+    """A hare card: drawn from the deck in the state, carried out at once."""
+    s = t.sq[i]
+    card = Card(deck.take(t.deck, t.used, chance))
+    position = t.pos_at(s)
+    again = False
+    sq, car = t.sq, t.car
+    detail: str
+    if card is Card.GIVE_BEHIND:
+        behind = [j for j in range(t.n) if j != i and sq[j] < s]
+        k = len(behind)
+        amount = next((a for a in (10, 5, 1) if car[i] >= a * k), 0) if k else 0
+        if not k:
+            detail = "no runner behind: nothing happens"
+        elif not amount:
+            detail = f"fewer carrots than the {k} runners behind: nothing is given"
+        else:
+            car[i] -= amount * k
+            parts = []
+            for j in behind:
+                if _choice(t, j) is HareChoice.REFUSE:
+                    parts.append(f"{t.names[j]} refuses them")
+                else:
+                    car[j] += amount
+                    parts.append(f"{t.names[j]} keeps them")
+            detail = f"gives {amount} carrots to each runner behind: {', '.join(parts)}"
+    elif card is Card.MISS_OR_AGAIN:
+        behind_n = sum(1 for j in range(t.n) if j != i and sq[j] < s)
+        front_n = sum(1 for j in range(t.n) if j != i and sq[j] > s)
+        if behind_n > front_n:
+            t.skip[i] = True
+            detail = f"{behind_n} runners behind, {front_n} in front: the next slot is missed"
+        else:
+            again = True
+            detail = f"{behind_n} runners behind, {front_n} in front: an extra slot follows at once"
+    elif card is Card.RESTORE_65:
+        car[i] = t.rules.restore_carrots
+        detail = f"carrots restored to {t.rules.restore_carrots}"
+    elif card is Card.PER_LETTUCE:
+        if t.let[i]:
+            car[i] += 10 * t.let[i]
+            detail = f"drew {10 * t.let[i]} carrots, 10 for each lettuce held"
+        else:
+            t.skip[i] = True
+            detail = "no lettuce left: the next slot is missed"
+    elif card is Card.FREE_RIDE:
+        car[i] += paid
+        detail = f"the {paid} carrots paid are given back"
+    elif card is Card.HALF:
+        lost = car[i] // 2
+        car[i] -= lost
+        detail = f"lost {lost} carrots"
+    elif card is Card.SHOW:
+        detail = f"shows {car[i]} carrots to everyone"
+    elif card is Card.SHUFFLE:
+        payers = [j for j in range(t.n) if j != i and sq[j] != HOME and car[j] >= 1]
+        for j in payers:
+            car[j] -= 1
+            car[i] += 1
+        deck.reshuffle(t.deck, chance)
+        detail = f"received 1 carrot from each of {len(payers)} players; the hare cards are shuffled"
+    elif card is Card.MISS:
+        t.skip[i] = True
+        detail = "the next slot is missed"
+    elif card is Card.BACK_CARROT or card is Card.NEXT_CARROT:
+        detail = _free_move(t, i, t.tab.carrots, card is Card.NEXT_CARROT)
+    elif card is Card.AGAIN:
+        again = True
+        detail = "an extra slot follows at once"
+    elif card is Card.TAKE_GIVE:
+        word = _choice(t, i)
+        detail = "takes nothing and gives nothing" if word is HareChoice.NONE else _take_or_give(
+            t, i, word is HareChoice.GIVE)
+    elif card is Card.LETTUCE:
+        if t.let[i] > 0:
+            t.must[i] = _M_EAT
+            detail = "eat a lettuce at the next slot"
+        else:
+            t.skip[i] = True
+            detail = "no lettuce left: the next slot is missed"
+    elif card is Card.UP_ONE:
+        detail = _up_one(t, i)
+    else:
+        detail = _down_one(t, i)
+    return _new(HareRoll, (0, position, 0, _H_CARD, detail, s, t.sq[i], card.value)), again
+
+
+def _up_one(t: _Turn, i: int) -> str:
+    s = t.sq[i]
+    ahead = [x for j, x in enumerate(t.sq) if j != i and s < x < HOME]
+    if not ahead:
+        return "no racing runner ahead: nothing happens"
+    target = -1
+    for n in range(min(ahead) + 1, HOME + 1):
+        if n == HOME:
+            cost = COST[HOME - s]
+            if not t.let[i] and t.car[i] - cost <= t.allowance[t.home_count]:
+                target = HOME
+            break
+        k = t.kinds[n]
+        if t.occ[n] or k == _TORTOISE or (k == _LETTUCE and not t.let[i]):
+            continue
+        target = n
+        break
+    if target < 0:
+        return "no square beyond the runner ahead to land on: nothing happens"
+    cost = COST[target - s]
+    if t.car[i] < cost:
+        return f"{'HOME' if target == HOME else f'square {target}'} costs {cost} carrots, more than held: nothing happens"
+    t.car[i] -= cost
+    t.occ[s] -= 1
+    t.occ[target] += 1
+    t.sq[i] = target
+    t.inert[i] = False
+    if target == HOME:
+        t.home_count += 1
+        t.place[i] = t.home_count
+        return f"paid {cost} carrots and went HOME"
+    if t.kinds[target] == _LETTUCE:
+        t.must[i] = _M_EAT
+    return f"paid {cost} carrots and moved up to square {target}"
+
+
+def _down_one(t: _Turn, i: int) -> str:
+    s = t.sq[i]
+    below = [x for j, x in enumerate(t.sq) if j != i and x < s]
+    if not below:
+        return "no runner behind: nothing happens"
+    b = max(below)
+    if b == START:
+        return "the runner behind is on START: nothing happens"
+    tortoise = t.tab.tortoise_behind[s]
+    if tortoise < 0:
+        return "no tortoise square behind: nothing happens"
+    target = next((n for n in range(b - 1, tortoise - 1, -1)
+                   if not t.occ[n] and (t.kinds[n] != _LETTUCE or t.let[i])), -1)
+    if target < 0:
+        return "no square below the runner behind to move back to: nothing happens"
+    drew = 10 * (s - target)
+    t.car[i] += drew
+    t.occ[s] -= 1
+    t.occ[target] += 1
+    t.sq[i] = target
+    k = t.kinds[target]
+    t.inert[i] = k == _HARE or k == _CARROT or k == _NUMBER
+    if k == _LETTUCE:
+        t.must[i] = _M_EAT
+    return f"moved back to square {target} and drew {drew} carrots"
+
+
+def new_state(rules: Ruleset, players: Sequence[str], chance: Chance | None = None, options: tuple[str, ...] = (),
+              teams: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> State:
     if not rules.min_players <= len(players) <= rules.max_players:
         raise PbemError(
             f"Hare & Tortoise takes {rules.min_players} to {rules.max_players} players, not {len(players)}"
         )
-    runners = tuple(Runner(p, START, rules.start_carrots, rules.start_lettuces) for p in players)
-    return State(rules.name, runners)
+    carrots = rules.starting_carrots(len(players))
+    runners = tuple(Runner(p, START, carrots, rules.start_lettuces) for p in players)
+    deck: tuple[str, ...] = ()
+    if rules.deck is not None:
+        if chance is None:
+            raise PbemError("a game with a hare deck needs a chance source to shuffle it")
+        deck = tuple(chance.shuffle(rules.deck.codes))
+    first = 0
+    return State(rules.name, runners, 1, first, False, options, teams, deck)

@@ -45,6 +45,8 @@ def hare_line(slot: Slot) -> str:
     """The hare roll and what it did, in full (the player's own view)."""
     h = slot.hare
     assert h is not None
+    if h.card is not None:
+        return f"hare card {h.card} (position {h.position}): {h.detail}"
     return f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {h.detail}"
 
 

@@ -65,6 +65,8 @@ class ReportContext:
     next_sequence: str
     next_first: str
     my_slots: int
+    #: what this game's ruleset and options add to the report: the deck, inert squares, teams
+    game_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class WelcomeContext:
     sequence: str
     first: str
     my_slots: int
+    #: how this game's ruleset and options differ from the race in brief (none for variable-pig)
+    rules_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,52 @@ def _me(view: View, reader: Reader) -> RunnerView:
     return view.runners[reader.seats[0] if reader.seats else 0]
 
 
+def _winner(view: View) -> str:
+    if view.teams:
+        done = [f"team {name} ({', '.join(view.seats[j] for j in seats)})" for name, seats in view.teams
+                if all(view.runners[j].home for j in seats)]
+        return done[0] if done else ""
+    return next((r.name for r in view.runners if r.place == 1), "")
+
+
+def rules_notes(view: View) -> tuple[str, ...]:
+    """The welcome's lines on what this game's ruleset and options change (none for variable-pig alone)."""
+    rules = find_ruleset(view.ruleset, view.options)
+    notes: list[str] = []
+    if rules.summary:
+        notes.append(f"Ruleset {rules.name}: {rules.summary}.")
+    carrots = rules.starting_carrots(len(view.runners))
+    if carrots != 65:
+        notes.append(f"Each runner starts with {carrots} carrots (a stuck runner restarts with {carrots}).")
+    if rules.deck is not None:
+        notes.append(f"Hare squares draw a card from a deck of {len(rules.deck.codes)}; HARE choices: "
+                     f"{', '.join(rules.choices)} (default {rules.choices[0]}).")
+    if rules.free_backward:
+        notes.append("You may move back to any square down to the nearest tortoise square behind (TO n, BACK n), "
+                     "10 carrots per square; hare, carrot and number squares so reached are inert until you move.")
+    if not rules.postal_rotation:
+        notes.append("Face to face: each turn is one slot per racing seat in seat order, with no repeat.")
+    for name, seats in view.teams:
+        notes.append(f"Team {name}: {', '.join(view.seats[j] for j in seats)}. The first team with every runner "
+                     "HOME wins.")
+    return tuple(notes)
+
+
+def game_notes(view: View) -> tuple[str, ...]:
+    """The report's lines on the hare deck, the inert squares and the teams."""
+    notes: list[str] = []
+    if view.deck_size is not None:
+        notes.append(f"Hare deck: {view.deck_size} card{'' if view.deck_size == 1 else 's'} in the draw pile.")
+    for j in view.inert:
+        r = view.runners[j]
+        notes.append(f"{r.name}'s square {r.square_label} is inert (reached by moving back): no carrots there "
+                     "until the runner moves.")
+    for name, seats in view.teams:
+        home = sum(1 for j in seats if view.runners[j].home)
+        notes.append(f"Team {name} ({', '.join(view.seats[j] for j in seats)}): {home} of {len(seats)} HOME.")
+    return tuple(notes)
+
+
 class HarePresenter(Presenter[Any, Slot]):
     """Hare & Tortoise mail parts, console lines and the board picture."""
 
@@ -167,6 +217,7 @@ class HarePresenter(Presenter[Any, Slot]):
             sequence=", ".join(sequence),
             first=sequence[0] if sequence else "",
             my_slots=_my_slots(view, reader),
+            rules_notes=rules_notes(view),
         )
         return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
@@ -193,11 +244,12 @@ class HarePresenter(Presenter[Any, Slot]):
             me_position=view.position(me.seat),
             me_notes=tuple(notes),
             over=view.over,
-            winner=next((r.name for r in view.runners if r.place == 1), ""),
+            winner=_winner(view),
             next_turn=view.turn,
             next_sequence=", ".join(sequence),
             next_first=sequence[0] if sequence else "",
             my_slots=_my_slots(view, reader) if not reader.viewer.is_gm else 0,
+            game_notes=game_notes(view),
         )
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
 

@@ -69,11 +69,15 @@ def preview(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[
     """The account of the seat's slots, as lines of plain text."""
     if state.over:
         return ["The game is over: there is nothing to preview."]
-    slots = [s for s in engine.turn_sequence(state) if s == seat]
+    slots = [s for s in engine.turn_sequence(state, rules.postal_rotation) if s == seat]
     if not slots:
         return [f"{state.runners[seat].name} has no move slot in turn {state.turn}."]
     t = engine._Turn(rules, state)  # noqa: SLF001 - the engine's own working position, copied
-    lines, beyond, give = engine._orders(sheet, t.tab)  # noqa: SLF001
+    lines, beyond, choose = engine._orders(sheet, t.tab)  # noqa: SLF001
+    t.choose = [None] * t.n
+    t.choose[seat] = choose
+    # the hare deck's order is hidden: the preview sees an empty pile, so a draw stops it like a die
+    t.deck, t.used = [], []
     me = state.runners[seat]
     out = [f"Turn {state.turn}, {len(slots)} slot{'s' if len(slots) != 1 else ''}; you start on "
            f"{square_name(me.square)} with {me.carrots} carrots and {me.lettuces} lettuces. The other runners "
@@ -85,7 +89,7 @@ def preview(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[
         saved = {name: list(getattr(t, name)) for name in _ARRAYS}
         home_count = t.home_count
         try:
-            slot, _again = engine._play_slot(t, seat, line, give, _NoDice(), used + 1, False)  # noqa: SLF001
+            slot, _again = engine._play_slot(t, seat, line, _NoDice(), used + 1, False)  # noqa: SLF001
         except _DieNeeded:
             for name, values in saved.items():
                 setattr(t, name, values)

@@ -36,6 +36,7 @@ class HareRoll(NamedTuple):
     detail: str  # what the effect did, in plain words
     square: int  # the hare square landed on
     to_square: int  # the square after the effect
+    card: str | None = None  # the hare card drawn (card rulesets), by its code
 
 
 class Slot(NamedTuple):

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from pbem.errors import UnknownGameError
 from pbem.games.chance import Chance
-from pbem.games.hare_tortoise.board import GIBSONS_1987, Board
+from pbem.games.hare_tortoise.board import GIBSONS_1987, RAVENSBURGER_1978, Board
 
 
 class HareEffect(enum.Enum):
@@ -25,6 +25,7 @@ class HareEffect(enum.Enum):
     EXTRA_SLOT = "have another turn"
     AHEAD_TO_CARROT = "move forward to the nearest vacant carrot square"
     CHEW_LETTUCE = "chew a lettuce"
+    CARD = "a hare card"
 
 
 class HareOutcome:
@@ -49,8 +50,64 @@ class HareTable(HareOutcome):
         return die, total, self.table[total]
 
 
+class Card(enum.Enum):
+    """The hare cards of the card rulesets, by their code in the contract."""
+
+    GIVE_BEHIND = "GIVE-BEHIND"
+    MISS_OR_AGAIN = "MISS-OR-AGAIN"
+    RESTORE_65 = "RESTORE-65"
+    PER_LETTUCE = "PER-LETTUCE"
+    FREE_RIDE = "FREE-RIDE"
+    HALF = "HALF"
+    SHOW = "SHOW"
+    SHUFFLE = "SHUFFLE"
+    MISS = "MISS"
+    BACK_CARROT = "BACK-CARROT"
+    NEXT_CARROT = "NEXT-CARROT"
+    AGAIN = "AGAIN"
+    TAKE_GIVE = "TAKE-GIVE"
+    LETTUCE = "LETTUCE"
+    UP_ONE = "UP-ONE"
+    DOWN_ONE = "DOWN-ONE"
+
+
+class HareDeck(HareOutcome):
+    """A hare deck kept in the game state, top first. `recycle`: a card drawn goes under the
+    pile (and `reshuffler` shuffles the whole deck); otherwise it goes to a used pile, and an
+    empty pile is reshuffled from all the cards at the next draw."""
+
+    def __init__(self, cards: tuple[Card, ...], *, recycle: bool, reshuffler: Card | None = None) -> None:
+        self.cards = cards
+        self.codes = tuple(c.value for c in cards)
+        self.recycle = recycle
+        self.reshuffler = reshuffler
+
+    def draw(self, chance: Chance, position: int) -> tuple[int, int, HareEffect]:
+        raise NotImplementedError("a deck is drawn from the game state: see `take`")
+
+    def take(self, pile: list[str], used: list[str], chance: Chance) -> str:
+        """Draw the top card (reshuffling an empty pile first); the pile and used pile change in place."""
+        if not pile:
+            pile[:] = chance.shuffle(self.codes)
+            used.clear()
+        card = pile.pop(0)
+        if self.recycle:
+            if self.reshuffler is None or card != self.reshuffler.value:
+                pile.append(card)
+        else:
+            used.append(card)
+        return card
+
+    def reshuffle(self, pile: list[str], chance: Chance) -> None:
+        pile[:] = chance.shuffle(self.codes)
+
+
 class Ruleset:
-    """A ruleset: class-level data the engine reads, and hooks a variant may override."""
+    """A ruleset: class-level data the engine reads, and hooks a variant may override.
+
+    An instance carries the game's options too (`with_options`): the starting carrots, the turn
+    order and the teams are read from it, never from the ruleset's name.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -69,6 +126,24 @@ class Ruleset:
     hare_table: ClassVar[Mapping[int, HareEffect]]
     #: the hare squares' strategy (a table by default; a deck in the card rulesets)
     hare: ClassVar[HareOutcome]
+    #: the hare deck, for the card rulesets (None: a die table)
+    deck: ClassVar[HareDeck | None] = None
+    #: the choice words of a HARE line, the default first
+    choices: ClassVar[tuple[str, ...]] = ("TAKE", "GIVE")
+    #: a stuck runner moves off START at once, in the same slot (Parlett)
+    moves_off_when_stuck: ClassVar[bool] = False
+    #: a runner may move back to any square down to the nearest tortoise square, and BACK <n>
+    #: exists; hare, carrot and number squares so reached are inert
+    free_backward: ClassVar[bool] = False
+    #: carrots at the start with 5 or 6 seats, when that differs (hase-igel-sam's 98)
+    big_game_carrots: ClassVar[int | None] = None
+    #: the options this ruleset accepts
+    options: ClassVar[tuple[str, ...]] = ("partnership", "carrots-95", "face-to-face")
+    summary: ClassVar[str] = ""
+
+    #: per game, set by the options (instance attributes)
+    carrots_95: bool = False
+    postal_rotation: bool = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -78,13 +153,30 @@ class Ruleset:
     def home_allowance(self, place: int) -> int:
         return self.home_allowance_per_place * place
 
+    def starting_carrots(self, seats: int) -> int:
+        """The carrots each runner starts with (and a stuck runner restarts with)."""
+        if self.carrots_95:
+            return 95
+        if self.big_game_carrots is not None and seats >= 5:
+            return self.big_game_carrots
+        return self.start_carrots
+
+    def with_options(self, options: tuple[str, ...]) -> Ruleset:
+        """This ruleset for a game with these options (checked by the game's set-up)."""
+        if not options:
+            return self
+        rules = type(self)()
+        rules.carrots_95 = "carrots-95" in options
+        rules.postal_rotation = "face-to-face" not in options
+        return rules
+
 
 class VariablePig(Ruleset):
     """The Variable Pig postal rules on the Gibsons Games (1987) board."""
 
     name = "variable-pig"
     title = "Variable Pig postal rules (Gibsons 1987 board)"
-    aliases = ("vp", "gibsons", "postal")
+    aliases: ClassVar[tuple[str, ...]] = ("vp", "gibsons", "postal")
     board = GIBSONS_1987
     hare_table = MappingProxyType(
         {
@@ -103,15 +195,92 @@ class VariablePig(Ruleset):
     )
 
 
-RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({VariablePig.name: VariablePig})
+class ParlettClassic(VariablePig):
+    """Parlett's generic rules with the old-style hare (one die), on the Ravensburger 1978/79 board."""
+
+    name = "parlett-classic"
+    title = "Parlett's rules, old-style hare (Ravensburger 1978/79 board)"
+    aliases = ("classic",)
+    summary = "the 1978/79 board, the die table of variable-pig, and a stuck runner moves off at once"
+    board = RAVENSBURGER_1978
+    moves_off_when_stuck = True
+
+
+class Intellect1974(ParlettClassic):
+    """The first edition: numbered cards 1-6 for the die, and at most 20 carrots at HOME."""
+
+    name = "intellect-1974"
+    title = "Intellect Games 1974 (Ravensburger 1978/79 board)"
+    aliases = ("intellect",)
+    summary = "as parlett-classic, but a numbered card 1-6 for the die and at most 20 carrots at HOME in any place"
+
+    def home_allowance(self, place: int) -> int:
+        return 20
+
+
+PARLETT_DECK = HareDeck(
+    (Card.GIVE_BEHIND, Card.GIVE_BEHIND, Card.MISS_OR_AGAIN, Card.MISS_OR_AGAIN, Card.RESTORE_65, Card.RESTORE_65,
+     Card.PER_LETTUCE, Card.PER_LETTUCE, Card.FREE_RIDE, Card.FREE_RIDE, Card.HALF, Card.HALF, Card.SHOW, Card.SHOW,
+     Card.SHUFFLE),
+    recycle=True, reshuffler=Card.SHUFFLE,
+)
+
+SAM_DECK = HareDeck(
+    (Card.MISS, Card.BACK_CARROT, Card.NEXT_CARROT, Card.AGAIN, Card.FREE_RIDE, Card.FREE_RIDE, Card.TAKE_GIVE,
+     Card.TAKE_GIVE, Card.LETTUCE, Card.UP_ONE, Card.DOWN_ONE, Card.DOWN_ONE),
+    recycle=False,
+)
+
+
+class Parlett2010(VariablePig):
+    """Parlett's rules of 2010: 15 hare cards, each back under the pile."""
+
+    name = "parlett-2010"
+    title = "Parlett's rules of 2010 (hare cards, Gibsons 1987 board)"
+    aliases = ("parlett",)
+    summary = "15 hare cards instead of the die, each back under the pile; a stuck runner moves off at once"
+    hare = PARLETT_DECK
+    deck = PARLETT_DECK
+    choices = ("KEEP", "REFUSE")
+    moves_off_when_stuck = True
+
+
+class HaseIgelSam(VariablePig):
+    """Hare and Hedgehog (SAM Coupe, 1992): 12 hare cards, free backward moves, 68/98 carrots."""
+
+    name = "hase-igel-sam"
+    title = "Hare and Hedgehog, the SAM Coupe rules (Ravensburger 1978/79 board)"
+    aliases = ("hase-igel", "sam")
+    summary = ("68 carrots (98 with 5-6 seats), 12 hare cards reshuffled when used up, moves back to any "
+               "square down to the nearest tortoise square at 10 per square")
+    board = RAVENSBURGER_1978
+    start_carrots = 68
+    big_game_carrots = 98
+    hare = SAM_DECK
+    deck = SAM_DECK
+    choices = ("TAKE", "GIVE", "NONE")
+    free_backward = True
+    options = ("partnership", "face-to-face")
+
+
+RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({
+    cls.name: cls for cls in (VariablePig, Parlett2010, ParlettClassic, Intellect1974, HaseIgelSam)
+})
 DEFAULT_RULESET = VariablePig.name
 
 
-def find_ruleset(name: str | None) -> Ruleset:
-    """The ruleset called `name` (or one of its aliases); the default for None."""
+_FOUND: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
+
+
+def find_ruleset(name: str | None, options: tuple[str, ...] = ()) -> Ruleset:
+    """The ruleset called `name` (or one of its aliases), with the game's options; the default for None."""
+    found = _FOUND.get((name or "", options))
+    if found is not None:
+        return found
     key = (name or DEFAULT_RULESET).strip().lower()
     for cls in RULESETS.values():
         if key == cls.name or key in cls.aliases:
-            return cls()
+            rules = _FOUND[(name or "", options)] = cls().with_options(options)
+            return rules
     known = ", ".join(sorted(RULESETS))
     raise UnknownGameError(f"no Hare & Tortoise ruleset called {name!r}; known rulesets: {known}")

@@ -15,6 +15,8 @@ def slot_to_json(slot: Slot) -> dict[str, Any]:
     if slot.hare is not None:
         hare = slot.hare._asdict()
         hare["effect"] = slot.hare.effect.name
+        if hare.get("card") is None:
+            hare.pop("card", None)  # stored as before for the die rulesets
         data["hare"] = hare
     return data
 

@@ -69,6 +69,15 @@ class State:
     turn: int = 1
     first: int = 0
     over: bool = False
+    #: the game's options, as named at set-up
+    options: tuple[str, ...] = ()
+    #: partnership: each team's name and its seats
+    teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: a hare deck's draw pile, top first, and its used pile (card rulesets only)
+    deck: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()
+    #: seats whose runner stands on an inert square (reached by a backward move)
+    inert: tuple[int, ...] = ()
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -92,14 +101,28 @@ class State:
         runners[seat] = runners[seat]._replace(**changes)
         return replace(self, runners=tuple(runners))
 
+    def team_of(self, seat: int) -> str | None:
+        return next((name for name, seats in self.teams if seat in seats), None)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "ruleset": self.ruleset,
             "turn": self.turn,
             "first": self.first,
             "over": self.over,
             "runners": [r.to_json() for r in self.runners],
         }
+        # the newer keys only when they hold something, so older games store as they did
+        if self.options:
+            data["options"] = list(self.options)
+        if self.teams:
+            data["teams"] = [[name, list(seats)] for name, seats in self.teams]
+        if self.deck or self.used:
+            data["deck"] = list(self.deck)
+            data["used"] = list(self.used)
+        if self.inert:
+            data["inert"] = list(self.inert)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
@@ -109,4 +132,9 @@ class State:
             turn=int(data["turn"]),
             first=int(data["first"]),
             over=bool(data["over"]),
+            options=tuple(str(o) for o in data.get("options", ())),
+            teams=tuple((str(n), tuple(int(x) for x in seats)) for n, seats in data.get("teams", ())),
+            deck=tuple(str(c) for c in data.get("deck", ())),
+            used=tuple(str(c) for c in data.get("used", ())),
+            inert=tuple(int(x) for x in data.get("inert", ())),
         )

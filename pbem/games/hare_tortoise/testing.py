@@ -13,6 +13,7 @@ from functools import cache
 
 from pbem.games.hare_tortoise.engine import turn_sequence
 from pbem.games.hare_tortoise.resolution import Slot
+from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.state import State
 
 #: a game that has not ended after this many turns is a failure
@@ -31,6 +32,15 @@ FINISHER = (
     "ADVANCE 7 ELSE IF CARROTS > 60 THEN ADVANCE 5 ELSE ADVANCE 3 ELSE ADVANCE 2 ELSE ADVANCE 1 ELSE BACK"
 )
 
+# In a ruleset where moving back earns carrots at will, a runner can hoard more than HOME allows;
+# this one first falls back to the early track and spends the hoard on one long move.
+SHEDDER = (
+    "DEFAULT: HOME ELSE IF LETTUCES > 0 AND CARROTS > 20 THEN NEXT LETTUCE ELSE IF CARROTS > 120 AND MY SQUARE > 24 "
+    "THEN BACK ELSE IF CARROTS > 120 THEN ADVANCE 30 ELSE IF CARROTS > 120 THEN ADVANCE 25 ELSE IF CARROTS > 120 "
+    "THEN ADVANCE 20 ELSE IF CARROTS < 15 THEN BACK ELSE IF LETTUCES = 0 AND MY SQUARE > 50 AND CARROTS > 10 THEN "
+    "STAY GIVE ELSE IF CARROTS > 60 THEN ADVANCE 5 ELSE ADVANCE 3 ELSE ADVANCE 2 ELSE ADVANCE 1 ELSE BACK"
+)
+
 # Lines a player might really send that the sheet must reject or pass over.
 MALFORMED = (
     "MOVE: IF CARROTS > 5 TO 5", "MOVE: TO 99", "MOVE 9: NEXT", "MOVE: NEXT NUMBER 8", "MOVE: STAY +30",
@@ -43,14 +53,16 @@ def random_sheet(state: State, seat: int, rng: random.Random) -> str:
     """A sheet for `seat`: random MOVE, DEFAULT and HARE lines, some of them illegal or
     malformed; FINISHER once the game has run RANDOM_TURNS turns."""
     if state.turn > RANDOM_TURNS:
-        return FINISHER
+        return SHEDDER if find_ruleset(state.ruleset).free_backward else FINISHER
     return rng.choice(sheet_pool(state.seats))
 
 
 def sheet_key(state: State, seat: int) -> Hashable:
     """All that the reading of a sheet depends on besides its text: the seat names, and how many
     slots the seat has this turn."""
-    return state.seats, (turn_sequence(state).count(seat) if not state.over else 0)
+    postal = find_ruleset(state.ruleset, state.options).postal_rotation
+    return state.seats, state.ruleset, state.options, (
+        turn_sequence(state, postal).count(seat) if not state.over else 0)
 
 
 def owner(resolution: Slot) -> int | None:
@@ -69,7 +81,10 @@ def _sheet(rng: random.Random, seats: Sequence[str]) -> str:
     if rng.random() < 0.7:
         lines.append(f"DEFAULT: {_chain(rng, seats)}")
     if rng.random() < 0.3:
-        lines.append(f"HARE: {rng.choice(['TAKE', 'GIVE'])}")
+        lines.append(f"HARE: {rng.choice(['TAKE', 'GIVE', 'KEEP', 'REFUSE', 'NONE'])}")
+    if rng.random() < 0.2:
+        word = rng.choice(["TAKE", "GIVE", "KEEP", "REFUSE", "NONE"])
+        lines.append(f"HARE: IF {_condition(rng, seats)} THEN {word} ELSE {rng.choice(['TAKE', 'KEEP', 'NONE'])}")
     if rng.random() < 0.4:
         lines.insert(rng.randint(0, len(lines)), rng.choice(MALFORMED))
     return "\n".join(lines)
@@ -104,7 +119,7 @@ def _action(rng: random.Random) -> str:
     return rng.choice([
         f"TO {rng.randint(0, 64)}", "HOME", "TO HOME", f"ADVANCE {rng.randint(0, 12)}", "NEXT",
         f"NEXT {rng.choice(['CARROT', 'LETTUCE', 'HARE', 'NUMBER'])}", f"NEXT NUMBER {rng.randint(1, 6)}",
-        "BACK", "STAY", "STAY GIVE", "STAY -10", "STAY +10", "EAT",
+        "BACK", f"BACK {rng.randint(0, 9)}", "STAY", "STAY GIVE", "STAY -10", "STAY +10", "EAT",
     ])
 
 

@@ -16,7 +16,7 @@ from pbem.games.base import Viewer
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.engine import turn_sequence
 from pbem.games.hare_tortoise.resolution import HareRoll, Slot
-from pbem.games.hare_tortoise.rules import HareEffect
+from pbem.games.hare_tortoise.rules import HareEffect, find_ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
 
 
@@ -52,6 +52,13 @@ class View:
     runners: tuple[RunnerView, ...]
     #: the seats in slot order for the turn to play (empty when the game is over)
     sequence: tuple[int, ...]
+    options: tuple[str, ...] = ()
+    #: partnership: each team's name and seats (public)
+    teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: the hare deck's draw pile size (public; its order is hidden), None without a deck
+    deck_size: int | None = None
+    #: seats whose runner stands on an inert square (public)
+    inert: tuple[int, ...] = ()
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -70,8 +77,11 @@ def view(state: State, viewer: Viewer) -> View:
         RunnerView(i, r.name, r.square, r.carrots if viewer.may_see(i) else None, r.lettuces, r.place, r.must, r.skip)
         for i, r in enumerate(state.runners)
     )
-    sequence = () if state.over else tuple(turn_sequence(state))
-    return View(viewer, state.ruleset, state.turn, state.first, state.over, runners, sequence)
+    rules = find_ruleset(state.ruleset, state.options)
+    sequence = () if state.over else tuple(turn_sequence(state, rules.postal_rotation))
+    deck_size = len(state.deck) if rules.deck is not None else None
+    return View(viewer, state.ruleset, state.turn, state.first, state.over, runners, sequence, state.options,
+                state.teams, deck_size, state.inert)
 
 
 def public_hare_detail(hare: HareRoll) -> str:

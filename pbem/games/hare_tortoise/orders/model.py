@@ -29,6 +29,9 @@ class NextKind(enum.Enum):
 class HareChoice(enum.Enum):
     TAKE = "TAKE"
     GIVE = "GIVE"
+    KEEP = "KEEP"
+    REFUSE = "REFUSE"
+    NONE = "NONE"
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class Action:
             return f"NEXT {self.next_kind.value}"
         if k is ActionKind.STAY:
             return "STAY GIVE" if self.give else "STAY"
+        if k is ActionKind.BACK and self.distance is not None:
+            return f"BACK {self.distance}"
         return str(k.value)
 
 
@@ -200,6 +205,23 @@ class Chain:
         return " ELSE ".join(str(a) for a in self.alternatives)
 
 
+@dataclass(frozen=True)
+class HareAlternative:
+    """One alternative of a HARE chain: a condition (or none) and the choice word it gives."""
+
+    condition: Condition | None
+    choice: HareChoice
+
+    def __str__(self) -> str:
+        if self.condition is None:
+            return self.choice.value
+        return f"IF {self.condition} THEN {self.choice.value}"
+
+
+def hare_text(chain: tuple[HareAlternative, ...]) -> str:
+    return " ELSE ".join(str(a) for a in chain)
+
+
 class RejectionKind(enum.StrEnum):
     """Why an order line was rejected, in the project's three kinds of order error."""
 
@@ -249,6 +271,8 @@ class OrderSheet:
     default: Chain | None = None
     default_line: int | None = None
     hare: HareChoice = HareChoice.TAKE
+    #: the HARE line as a chain of (condition or None, choice word); empty: no HARE line
+    hare_chain: tuple[HareAlternative, ...] = ()
     game: str | None = None
     turn: int | None = None
     secret: str | None = None

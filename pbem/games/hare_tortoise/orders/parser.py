@@ -21,6 +21,7 @@ from pbem.games.hare_tortoise.orders.model import (
     Cmp,
     Compare,
     Condition,
+    HareAlternative,
     HareChoice,
     IAm,
     MoveOrder,
@@ -35,6 +36,7 @@ from pbem.games.hare_tortoise.orders.model import (
     RunnerTest,
     SheetLine,
     SquareIs,
+    hare_text,
 )
 from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
 
@@ -71,7 +73,7 @@ LIMITS = OrderLimits()
 KEYWORDS = frozenset(
     """move default hare take give else otherwise if then not and or square is free occupied on
     ahead behind home i am first last rank carrots lettuces my to advance next back stay eat
-    carrot lettuce number game turn secret""".split()
+    carrot lettuce number game turn secret keep refuse none""".split()
 )
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -144,8 +146,20 @@ class _Build(Transformer[Token, object]):
     def default_line(self, chain: Chain) -> tuple[str, Chain]:
         return ("default", chain)
 
-    def hare_line(self, choice: Token) -> tuple[str, HareChoice]:
-        return ("hare", HareChoice(str(choice).upper()))
+    def hare_line(self, chain: tuple[HareAlternative, ...]) -> tuple[str, tuple[HareAlternative, ...]]:
+        return ("hare", chain)
+
+    def hare_chain(self, *alternatives: HareAlternative) -> tuple[HareAlternative, ...]:
+        return alternatives
+
+    def hare_conditional(self, condition: Condition, choice: HareChoice) -> HareAlternative:
+        return HareAlternative(condition, choice)
+
+    def hare_unconditional(self, choice: HareChoice) -> HareAlternative:
+        return HareAlternative(None, choice)
+
+    def choice(self, word: Token) -> HareChoice:
+        return HareChoice(word.type)
 
     def chain(self, *alternatives: Alternative) -> Chain:
         return Chain(tuple(alternatives))
@@ -234,8 +248,10 @@ class _Build(Transformer[Token, object]):
                              RejectionKind.ILLEGAL)
         return (kind, d)
 
-    def back(self) -> Action:
-        return Action(ActionKind.BACK)
+    def back(self, distance: Token | None) -> Action:
+        if distance is None:
+            return Action(ActionKind.BACK)
+        return Action(ActionKind.BACK, distance=int(distance))
 
     def stay(self, amount: bool | None) -> Action:
         return Action(ActionKind.STAY, give=bool(amount))
@@ -344,6 +360,36 @@ def _check_limits(tree: Tree[Token], limits: OrderLimits) -> None:
 
 
 @dataclass(frozen=True)
+class Dialect:
+    """What a ruleset adds to the order language: its HARE choice words (the default first) and
+    whether `BACK <n>` exists."""
+
+    choices: tuple[str, ...] = ("TAKE", "GIVE")
+    back_n: bool = False
+
+
+DEFAULT_DIALECT = Dialect()
+
+
+def _check_dialect(parsed: ParsedLine, dialect: Dialect) -> None:
+    """Words the grammar knows but this ruleset does not have: the line does not parse."""
+    if parsed.kind == "hare":
+        assert isinstance(parsed.value, tuple)
+        for alt in parsed.value:
+            if alt.choice.value not in dialect.choices:
+                raise _LineError(1, f"{alt.choice.value} is not a hare choice in this game; "
+                                 f"the choices are {', '.join(dialect.choices)}")
+        return
+    if dialect.back_n:
+        return
+    assert isinstance(parsed.value, Chain)
+    for alt in parsed.value.alternatives:
+        if alt.action.kind is ActionKind.BACK and alt.action.distance is not None:
+            raise _LineError(1, f"BACK {alt.action.distance}: in this game BACK takes no number "
+                             "(it goes to the nearest tortoise square behind)")
+
+
+@dataclass(frozen=True)
 class ParsedLine:
     kind: str  # "move", "default" or "hare"
     value: object
@@ -382,14 +428,14 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
     return ParsedLine(result[0], result[1])
 
 
-def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
+def parse_sheet(text: str, players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT) -> OrderSheet:
     """Read a whole order sheet (an email body, or a rule case's ORDERS block) for these seats.
 
     The generic reader takes the header lines, quotes and signature; the rest are order lines
     (accepted, or rejected with line, column and reason) or ignored lines.
     """
     sheet = read_sheet(text)
-    orders = parse_lines(sheet.lines, players)
+    orders = parse_lines(sheet.lines, players, dialect)
     headers = [SheetLine(e.line, e.text, e.canonical) for e in sheet.echo if isinstance(e, Accepted)]
     rejected = [RejectedLine(e.line, e.column, e.text, e.reason, e.context, RejectionKind(e.kind.value))
                 for e in sheet.echo if isinstance(e, Rejected)]
@@ -403,12 +449,13 @@ def parse_sheet(text: str, players: Sequence[str]) -> OrderSheet:
     )
 
 
-def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
+def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT) -> OrderSheet:
     """The orders of a sheet's lines (headers, quotes and signature already taken off)."""
     moves: list[MoveOrder] = []
     default: Chain | None = None
     default_line: int | None = None
-    hare = HareChoice.TAKE
+    hare = HareChoice(dialect.choices[0])
+    hare_chain: tuple[HareAlternative, ...] = ()
     accepted: list[SheetLine] = []
     rejected: list[RejectedLine] = []
     ignored: list[SheetLine] = []
@@ -418,6 +465,7 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
             is_move = line[:4].lower() == "move"
             try:
                 parsed = parse_order_line(line, players)
+                _check_dialect(parsed, dialect)
             except _LineError as err:
                 rejected.append(RejectedLine(number, err.column, raw, err.reason, _caret(line, err.column), err.kind))
                 if is_move:
@@ -442,9 +490,11 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
                 default, default_line = parsed.value, number
                 accepted.append(SheetLine(number, raw, f"DEFAULT: {parsed.value}"))
             else:
-                assert isinstance(parsed.value, HareChoice)
-                hare = parsed.value
-                accepted.append(SheetLine(number, raw, f"HARE: {hare.value}"))
+                assert isinstance(parsed.value, tuple)
+                hare_chain = parsed.value
+                if len(hare_chain) == 1 and hare_chain[0].condition is None:
+                    hare = hare_chain[0].choice
+                accepted.append(SheetLine(number, raw, f"HARE: {hare_text(hare_chain)}"))
             continue
         ignored.append(SheetLine(number, raw, line))
     return OrderSheet(
@@ -452,6 +502,7 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str]) -> OrderSheet:
         default=default,
         default_line=default_line,
         hare=hare,
+        hare_chain=hare_chain,
         accepted=tuple(accepted),
         rejected=tuple(rejected),
         ignored=tuple(ignored),

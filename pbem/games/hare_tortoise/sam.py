@@ -1,0 +1,59 @@
+"""Sam, the computer player of Hare and Hedgehog (RULESETS.md, "Sam, the computer player").
+
+Sam writes an ordinary order sheet in the order language from its own view only: its own carrots,
+the public position and the turn's order of play. It never sees the deck order, other players'
+carrots or sheets. It needs no chance: the same view gives the same sheet.
+"""
+
+from __future__ import annotations
+
+from pbem.games.base import Bot
+from pbem.games.chance import Chance
+from pbem.games.hare_tortoise.rules import find_ruleset
+from pbem.games.hare_tortoise.state import State
+from pbem.games.hare_tortoise.view import View
+
+#: Sam's chain, tried left to right at every slot: home when it may, lettuces while it can
+#: afford them, carrots when short, shed a hoard near the end, and otherwise a move sized to
+#: what it holds. The conditions read the position at the slot, so the runners that move before
+#: Sam in the turn are allowed for.
+_CHAIN = (
+    "HOME",
+    "IF LETTUCES > 0 AND CARROTS > 30 THEN NEXT LETTUCE",
+    "IF CARROTS < 12 THEN BACK",
+    "IF CARROTS < 12 THEN STAY",
+    "IF LETTUCES = 0 AND MY SQUARE > 54 AND CARROTS > 20 THEN STAY GIVE",
+    "IF CARROTS > 120 AND MY SQUARE > 24 THEN BACK",
+    "IF CARROTS > 120 THEN ADVANCE 30",
+    "IF CARROTS > 120 THEN ADVANCE 20",
+    "IF CARROTS > 90 THEN ADVANCE 8",
+    "IF CARROTS > 50 THEN ADVANCE 5",
+    "ADVANCE 3",
+    "ADVANCE 2",
+    "ADVANCE 1",
+    "NEXT",
+    "BACK",
+)
+CHAIN = " ELSE ".join(_CHAIN)
+
+#: Sam's HARE line by the ruleset's choice words
+_HARE = {
+    ("TAKE", "GIVE"): "IF CARROTS >= 40 THEN GIVE ELSE TAKE",
+    ("TAKE", "GIVE", "NONE"): "IF CARROTS >= 40 THEN GIVE ELSE TAKE",
+    ("KEEP", "REFUSE"): "IF CARROTS > 80 THEN REFUSE ELSE KEEP",
+}
+
+
+class Sam(Bot[State]):
+    """Sam: one MOVE line per slot it has this turn, a DEFAULT line, and a HARE line."""
+
+    def write(self, view: View, chance: Chance) -> str:  # noqa: ARG002 - Sam needs no chance
+        seat = view.viewer.seat
+        slots = view.sequence.count(seat) if seat is not None else 0
+        lines = [f"MOVE {k}: {CHAIN}" for k in range(1, slots + 1)]
+        lines.append(f"DEFAULT: {CHAIN}")
+        choices = find_ruleset(view.ruleset, view.options).choices
+        hare = _HARE.get(choices)
+        if hare is not None:
+            lines.append(f"HARE: {hare}")
+        return "\n".join(lines) + "\n"

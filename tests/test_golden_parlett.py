@@ -1,0 +1,51 @@
+"""The second sample campaign (parlett-2010 with partnership) end to end: every mail pbem writes
+matches the golden copy in tests/golden/parlett-2010/.
+
+To accept a deliberate change of the reports, run
+    PBEM_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_parlett.py
+and review the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pbem.demo import run_demo
+from pbem.moderator import Moderator
+from tests.test_golden import summary
+
+ROOT = Path(__file__).parent.parent
+CAMPAIGN = ROOT / "sample_turns" / "parlett-2010"
+GOLDEN = Path(__file__).parent / "golden" / "parlett-2010"
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Moderator]:
+    directory = tmp_path_factory.mktemp("parlett") / "demo"
+    return directory, run_demo(directory, echo=lambda _: None, campaign_dir=CAMPAIGN)
+
+
+def test_parlett_campaign_mails_match_the_golden_copies(campaign: tuple[Path, Moderator]) -> None:
+    directory, _ = campaign
+    got = {p.stem: summary(p.read_bytes()) for p in sorted((directory / "outbox").glob("*.eml"))}
+    if os.environ.get("PBEM_UPDATE_GOLDEN"):
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        for old in GOLDEN.glob("*.txt"):
+            old.unlink()
+        for stem, text in got.items():
+            (GOLDEN / f"{stem}.txt").write_text(text, encoding="utf-8")
+    want = {p.stem: p.read_text(encoding="utf-8") for p in sorted(GOLDEN.glob("*.txt"))}
+    assert sorted(got) == sorted(want)
+    for stem in want:
+        assert got[stem] == want[stem], stem
+
+
+def test_parlett_campaign_state(campaign: tuple[Path, Moderator]) -> None:
+    _, m = campaign
+    _, _, state = m.game_state("parlett-race")
+    assert state.ruleset == "parlett-2010" and state.options == ("partnership",)
+    assert [name for name, _ in state.teams] == ["Red", "Blue"]
+    assert len(state.deck) == 15 and state.turn == 3

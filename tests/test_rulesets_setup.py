@@ -1,0 +1,85 @@
+"""The further rulesets at set-up and in rule cases: `new-game --rules/--option/--team`, and the
+case lines of RULESETS.md's addendum that make a case malformed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from tests.test_gm_errors import refused, run
+from tests.test_moderator import ok
+
+PLAYERS = ["--player", "Ann=ann@example.org", "--player", "Bob=bob@example.org", "--player", "Cyd=cyd@example.org",
+           "--player", "Dot=dot@example.org"]
+
+
+def test_new_game_partnership_with_teams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ok(CliRunner().invoke(main, ["init", "."]))
+    result = run("new-game", "duo", "--rules", "parlett-2010", "--option", "partnership", *PLAYERS,
+                 "--team", "Red=Ann,Cyd", "--team", "Blue=Bob,Dot")
+    assert result.exit_code == 0, result.output
+    assert "parlett-2010, options partnership" in result.output
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--option", "partnership", "--team", "Red=Ann,Bob", "--team", "Blue=Cyd,Dot"], ["sit next to each other"]),
+    (["--option", "partnership"], ["has no team"]),
+    (["--team", "Red=Ann,Cyd", "--team", "Blue=Bob,Dot"], ["only for the option partnership"]),
+    (["--option", "partnership", "--team", "Red=Ann,Zed"], ["'Zed' is not one of the players"]),
+    (["--option", "partnership", "--team", "Red"], ["TEAM=NAME,NAME"]),
+    (["--option", "carrots-95"], ["carrots-95 needs 5 or 6 seats, not 4"]),
+    (["--rules", "hase-igel-sam", "--option", "carrots-95"], ["does not fit the ruleset hase-igel-sam",
+                                                              "partnership, face-to-face"]),
+])
+def test_new_game_refuses_what_the_contract_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   extra: list[str], words: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    ok(CliRunner().invoke(main, ["init", "."]))
+    refused(run("new-game", "g", *PLAYERS, *extra), *words)
+
+
+BASE = "SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (f"RULES parlett-2010\n{BASE}DICE 3\n", "uses hare cards, not dice"),
+    (f"{BASE}DECK SHOW\n", "has no hare deck"),
+    (f"RULES parlett-2010\n{BASE}DECK JOKER\n", "'JOKER' is not a card"),
+    (f"RULES parlett-2010\n{BASE}DECK SHUFFLE SHUFFLE\n", "SHUFFLE is listed 2 times"),
+    (f"RULES hase-igel-sam\n{BASE}DECK SHOW\n", "'SHOW' is not a card"),
+    (f"RULES hase-igel-sam\n{BASE}RESHUFFLE MISS\n", "RESHUFFLE lists the whole deck"),
+    ("SEATS Ann Bob\nRUNNER Ann square=5 inert=yes\nRUNNER Bob square=2\n", "inert= is a key of hase-igel-sam"),
+    (f"{BASE}EXPECT Ann inert=no\n", "inert= is a key of hase-igel-sam"),
+    (f"OPTIONS face-to-face\nFIRST Bob\n{BASE}", "with face-to-face the first mover"),
+    (f"{BASE}TEAM Red Ann\n", "TEAM lines need OPTIONS partnership"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nRUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\n"
+     "RUNNER Dot square=4\n", "partnership needs a TEAM line"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM Red Ann Bob\nTEAM Blue Cyd Dot\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "sit next to each other"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM ann Ann Cyd\nTEAM Blue Bob Dot\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "also a seat name"),
+    (f"OPTIONS carrots-95\n{BASE}", "carrots-95 needs 5 or 6 seats"),
+    (f"{BASE}SUPPLY Ann carrots=5\n", "SUPPLY is for the two-player game only"),
+])
+def test_malformed_ruleset_case_lines(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "c.case").write_text(f"CASE m\n{text}END\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check-cases", str(tmp_path)])
+    assert result.exit_code == 1
+    assert message in result.output, result.output
+
+
+def test_a_case_fails_on_an_unlisted_card_and_unused_reshuffle(tmp_path: Path) -> None:
+    text = ("CASE u\nRULES parlett-2010\nSEATS Ann Bob\nRUNNER Ann square=21 carrots=40\nRUNNER Bob square=2\n"
+            "ORDERS Ann\n  MOVE: TO 25\nSLOTS 1\nEND\n"
+            "CASE r\nRULES hase-igel-sam\nSEATS Ann Bob\nRUNNER Ann square=21 carrots=40\nRUNNER Bob square=2\n"
+            "RESHUFFLE MISS BACK-CARROT NEXT-CARROT AGAIN FREE-RIDE FREE-RIDE TAKE-GIVE TAKE-GIVE LETTUCE UP-ONE "
+            "DOWN-ONE DOWN-ONE\nORDERS Ann\n  MOVE: TO 22\nSLOTS 1\nEND\n")
+    (tmp_path / "c.case").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check-cases", str(tmp_path)])
+    assert "which the case does not list" in result.output
+    assert "RESHUFFLE lines were left unused" in result.output
+    assert result.output.strip().endswith("0 passed, 2 failed")
