@@ -17,12 +17,16 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
+import fcntl
 import io
 import multiprocessing
+import os
 import random
 import sqlite3
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -45,6 +49,19 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
+@contextmanager
+def writing(db: sqlite3.Connection, lock: int) -> Iterator[None]:
+    """One write transaction. The processes take turns on a file lock first: SQLite's own busy
+    handler sleeps in steps of up to 100 ms, which would make the floor wait, not work."""
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        yield
+        db.execute("COMMIT")
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def create(path: Path) -> None:
     db = connect(path)
     for statement in SCHEMA:
@@ -52,31 +69,30 @@ def create(path: Path) -> None:
     db.close()
 
 
-def _commit(db: sqlite3.Connection, sql: str, rows: list[tuple[object, ...]]) -> None:
-    db.execute("BEGIN IMMEDIATE")
-    db.executemany(sql, rows)
-    db.execute("COMMIT")
+def _lock(path: Path) -> int:
+    return os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
 
 
 def ingest(path: Path, mails: list[bytes]) -> int:
     """Each mail parsed, stored raw (a commit), its sheet stored and acknowledged (a commit)."""
-    db = connect(path)
+    db, lock = connect(path), _lock(path)
     for raw in mails:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
-        _commit(db, "INSERT INTO inbound (message_id, raw) VALUES (?, ?)", [(msg["Message-ID"], raw)])
+        with writing(db, lock):
+            db.execute("INSERT INTO inbound (message_id, raw) VALUES (?, ?)", (msg["Message-ID"], raw))
         body = msg.get_body(("plain",))
         text = body.get_content() if body is not None else ""
         lines = [line.strip() for line in text.splitlines() if ":" in line or line.isupper()]
         ack = EmailMessage()
         ack["From"], ack["To"], ack["Subject"] = "gm@pbem.example", msg["From"], "Re: " + msg["Subject"]
         ack.set_content("Your orders are in:\n" + "\n".join(lines) + "\n")
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO sheet (game, player, lines) VALUES (?, ?, ?)",
-                   (msg["Subject"].split()[0], msg["From"], "\n".join(lines)))
-        db.execute("INSERT INTO outbox (game, rcpt, raw) VALUES (?, ?, ?)",
-                   ("", msg["From"], ack.as_bytes()))
-        db.execute("COMMIT")
+        raw_ack = ack.as_bytes()
+        with writing(db, lock):
+            db.execute("INSERT INTO sheet (game, player, lines) VALUES (?, ?, ?)",
+                       (msg["Subject"].split()[0], msg["From"], "\n".join(lines)))
+            db.execute("INSERT INTO outbox (game, rcpt, raw) VALUES (?, ?, ?)", ("", msg["From"], raw_ack))
     db.close()
+    os.close(lock)
     return len(mails)
 
 
@@ -119,15 +135,16 @@ def report(game: int, rcpt: str, png: bytes) -> bytes:
 
 def resolve(path: Path, games: list[int]) -> int:
     """Per game one picture, 7 reports, one commit."""
-    db = connect(path)
+    db, lock = connect(path), _lock(path)
     count = 0
     for game in games:
         png = picture(game)
-        rows: list[tuple[object, ...]] = [(str(game), f"p{k}@example.org", report(game, f"p{k}@example.org", png))
-                                          for k in range(7)]
-        _commit(db, "INSERT INTO outbox (game, rcpt, raw) VALUES (?, ?, ?)", rows)
+        rows = [(str(game), f"p{k}@example.org", report(game, f"p{k}@example.org", png)) for k in range(7)]
+        with writing(db, lock):
+            db.executemany("INSERT INTO outbox (game, rcpt, raw) VALUES (?, ?, ?)", rows)
         count += len(rows)
     db.close()
+    os.close(lock)
     return count
 
 
