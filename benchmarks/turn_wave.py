@@ -96,7 +96,8 @@ def _ingest_slice(config: Path, mails: list[bytes], first: int) -> tuple[dict[st
 def _resolve_slice(config: Path, games: list[str]) -> tuple[int, float]:
     cpu = time.process_time()
     m = _moderator(config, CLOCK + timedelta(hours=2))
-    reports = sum(m.resolve(name).mails for name in games)
+    reports = sum(m.resolve(name, deliver=False).mails for name in games)
+    m.deliver()  # as `pbem run` does: the round's mail is sent at its end
     m.store.engine.dispose()
     return reports, time.process_time() - cpu
 
