@@ -72,6 +72,9 @@ class Moderator:
                         reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
                         authserv_id=config.authserv_id)
         self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, policy)
+        # games known not to resolve on receipt: a game's kind never changes, so after the first
+        # mail of such a game, its later mails need no look-up to know it
+        self._not_on_receipt: set[str] = set()
 
     def now(self) -> datetime:
         return self._clock().astimezone(timezone.utc)
@@ -186,9 +189,14 @@ class Moderator:
     def resolve_on_receipt(self, name: str) -> TurnSummary | None:
         """In a game that resolves on receipt, the turn is resolved once every seat that must move
         has sent its orders (a computer player's seat never holds it up)."""
+        if name in self._not_on_receipt:
+            return None
         with self.store.session() as session:
             game = self.store.game(session, name)
-            if game.over or game.id is None or not self.engine(game).info.resolve_on_receipt:
+            if not self.engine(game).info.resolve_on_receipt:
+                self._not_on_receipt.add(name)
+                return None
+            if game.over or game.id is None:
                 return None
             if not self._all_in(session, game):
                 return None
