@@ -22,7 +22,7 @@ from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
-from pbem.mail.outbox import eml_name, write_eml
+from pbem.mail.outbox import eml_name, write_emls
 from pbem.mail.sender import validate_address
 from pbem.mailer import GmNote, Mailer, Outgoing
 from pbem.store import (
@@ -39,6 +39,9 @@ from pbem.store import (
     UndoneTurnRow,
 )
 from pbem.tokens import check_secret, new_secret
+
+#: outgoing mails written to the outbox folder per batch (about 60 kB each with a picture)
+DELIVER_BATCH = 200
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,9 @@ class Moderator:
                         authserv_id=config.authserv_id, vacation_days=config.vacation_days,
                         press_per_day=config.press_per_day)
         self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, policy)
+        # games known not to resolve on receipt: a game's kind never changes, so after the first
+        # mail of such a game, its later mails need no look-up to know it
+        self._not_on_receipt: set[str] = set()
 
     def now(self) -> datetime:
         return self._clock().astimezone(timezone.utc)
@@ -199,9 +205,14 @@ class Moderator:
     def resolve_on_receipt(self, name: str) -> TurnSummary | None:
         """In a game that resolves on receipt, the turn is resolved once every seat that must move
         has sent its orders (a computer player's seat never holds it up)."""
+        if name in self._not_on_receipt:
+            return None
         with self.store.session() as session:
             game = self.store.game(session, name)
-            if game.over or game.id is None or not self.engine(game).info.resolve_on_receipt:
+            if not self.engine(game).info.resolve_on_receipt:
+                self._not_on_receipt.add(name)
+                return None
+            if game.over or game.id is None:
                 return None
             if not self._all_in(session, game):
                 return None
@@ -242,8 +253,10 @@ class Moderator:
         return run_pipeline(self.intake, row)
 
     # turns -----------------------------------------------------------------------------------
-    def resolve(self, name: str, *, preview: bool = False, force: bool = False, turn: int | None = None) -> TurnSummary:
-        """Resolve the current turn once: position, resolutions, turn record and mail in one transaction."""
+    def resolve(self, name: str, *, preview: bool = False, force: bool = False, turn: int | None = None,
+                deliver: bool = True) -> TurnSummary:
+        """Resolve the current turn once: position, resolutions, turn record and mail in one transaction.
+        `deliver=False` leaves the reports queued, for one delivery after many turns."""
         at = self.now()
         with self.store.session() as session:
             game = self.store.lock_game(session, name)
@@ -316,6 +329,8 @@ class Moderator:
             resolved = TurnSummary(name, record.turn, at, after, outcome.resolutions, mails, False, engine)
             checkpoint("before-resolve-commit")
         checkpoint("after-resolve-commit")
+        if not deliver:
+            return resolved
         try:
             self.deliver()
         except DeliveryError as err:
@@ -712,26 +727,23 @@ class Moderator:
         becomes an .eml file in the outbox folder. Returns how many were delivered."""
         if self.config.smtp:
             return 0  # sent by `pbem send` / `pbem run` over SMTP
-        # Several workers may share this store: each mail is claimed before it is written.
+        # Several workers may share this store: each mail is claimed before it is written. The
+        # files are written DELIVER_BATCH at a time, made durable together (write_emls): one
+        # flush per batch rather than per mail, and never every queued mail in memory at once.
         worker = f"outbox:{os.getpid()}"
-        claimed = self.store.claim_mails(worker, self.now(), 100000, 600)
-        written = []
-        problem: OSError | None = None
-        for mail in claimed:
-            assert mail.id is not None
-            if problem is None:
-                try:
-                    path = write_eml(self.config.outbox, eml_name(mail.id, mail.kind, mail.recipient), mail.raw)
-                    written.append((mail.id, str(path)))
-                    continue
-                except OSError as err:  # a full disk, a missing or read-only folder: the mail stays queued
-                    problem = err
-            self.store.mark_retry(mail.id, worker, f"not written: {problem}", self.now())
-        done = self.store.mark_written(written, worker, self.now()) if written else 0
-        if problem is not None:
-            raise DeliveryError(f"{len(claimed) - len(written)} mails could not be written to {self.config.outbox}/ "
-                                f"({problem.strerror or problem}); they stay queued, and `pbem send` writes them once "
-                                "the problem is fixed")
+        done = 0
+        while claimed := self.store.claim_mails(worker, self.now(), DELIVER_BATCH, 600):
+            names = [eml_name(mail.id or 0, mail.kind, mail.recipient) for mail in claimed]
+            try:
+                paths = write_emls(self.config.outbox, [(n, m.raw) for n, m in zip(names, claimed, strict=True)])
+            except OSError as problem:  # a full disk, a missing or read-only folder: the mails stay queued
+                for mail in claimed:
+                    self.store.mark_retry(mail.id or 0, worker, f"not written: {problem}", self.now())
+                raise DeliveryError(f"{len(claimed)} mails could not be written to {self.config.outbox}/ "
+                                    f"({problem.strerror or problem}); they stay queued, and `pbem send` writes "
+                                    "them once the problem is fixed") from None
+            done += self.store.mark_written([(m.id or 0, str(p)) for m, p in zip(claimed, paths, strict=True)],
+                                            worker, self.now())
         return done
 
 

@@ -146,7 +146,7 @@ class Runner:
         for name, turn in self.m.due_games():
             try:
                 # naming the turn: if another worker resolved it meanwhile, this one is refused
-                summary = self.m.resolve(name, force=True, turn=turn)
+                summary = self.m.resolve(name, force=True, turn=turn, deliver=False)  # sent with the round
             except Exception as err:  # noqa: BLE001 - another worker, or a bad game: log, go on
                 log.warning("%s: not resolved: %s", name, err)
                 continue

@@ -77,9 +77,9 @@ def test_a_full_outbox_keeps_the_turn_and_its_mail(gm: Path, monkeypatch: pytest
     def full(*_: object) -> Path:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("pbem.moderator.write_eml", full)
+    monkeypatch.setattr("pbem.moderator.write_emls", full)
     refused(run("resolve-turn", "race", "--force"), "turn 1 of race is resolved and kept", "stay queued", "pbem send")
-    monkeypatch.setattr("pbem.moderator.write_eml", outbox.write_eml)
+    monkeypatch.setattr("pbem.moderator.write_emls", outbox.write_emls)
     out = ok(CliRunner().invoke(main, ["send"])).output
     assert "Sent 4 mails" in out
     assert "turn 2 to play" in ok(CliRunner().invoke(main, ["show", "race"])).output

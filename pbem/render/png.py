@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import os
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -109,6 +110,41 @@ class LayeredPicture(Generic[K]):
         from PIL import Image
 
         picture = Image.alpha_composite(self._static(key), _rgba(overlay_svg))
+        return palette_png(picture, colors=colors)
+
+    def png_parts(
+        self,
+        key: K,
+        parts: Sequence[tuple[str, tuple[float, float, float, float]]],
+        *,
+        width: int,
+        view: tuple[float, float],
+        head: str = "",
+        colors: int = 128,
+    ) -> bytes:
+        """The layer for `key` with each of `parts` laid over it in turn, as a palette PNG.
+
+        A part is an SVG fragment in the user space of a `view` (width, height) drawn `width`
+        pixels wide, and the area (x0, y0, x1, y1) it draws within. Each goes through resvg on
+        a tile of whole pixels covering only its area, so that the same pixels come out as
+        from the whole overlay at once: resvg's time goes mostly on writing the PNG of its
+        canvas, and a turn's parts cover a small part of the picture. `head` holds attributes
+        for each tile's root element (a font family).
+        """
+        scale = width / view[0]
+        height = round(view[1] * scale)
+        picture = self._static(key).copy()
+        for svg, (x0, y0, x1, y1) in parts:
+            left, top = max(0, math.floor(x0 * scale)), max(0, math.floor(y0 * scale))
+            right, bottom = min(width, math.ceil(x1 * scale)), min(height, math.ceil(y1 * scale))
+            if not svg or right <= left or bottom <= top:
+                continue
+            w, h = right - left, bottom - top
+            tile = (
+                f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" '
+                f'viewBox="{left / scale!r} {top / scale!r} {w / scale!r} {h / scale!r}" {head}>{svg}</svg>'
+            )
+            picture.alpha_composite(_rgba(tile), dest=(left, top))
         return palette_png(picture, colors=colors)
 
     def cache_clear(self) -> None:
