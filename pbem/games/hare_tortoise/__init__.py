@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
+    Bot,
     Game,
     GameInfo,
     Information,
@@ -125,6 +126,11 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
         return slot_from_json(dict(data))
+
+    def bot(self, level: str) -> Bot[State] | None:
+        from pbem.games.hare_tortoise.bots import bot  # the computer players, loaded when used
+
+        return bot(level)  # type: ignore[return-value]
 
     @cached_property
     def presenter(self) -> HarePresenter:
