@@ -46,6 +46,7 @@ class MailKind(enum.StrEnum):
     REMINDER = "reminder"
     SECRET = "secret"  # noqa: S105 - the kind of mail that carries a secret, not one
     GM_ALERT = "gm-alert"
+    SUGGESTION = "suggestion"  # the answer to a SUGGEST line
 
 
 def utcnow() -> datetime:

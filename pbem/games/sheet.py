@@ -23,7 +23,7 @@ MAX_ZONE_LENGTH = 64
 
 HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
 #: lines that ask the moderator for something rather than give orders
-COMMANDS = ("NEW SECRET", "SEND SECRET")
+COMMANDS = ("NEW SECRET", "SEND SECRET", "SUGGEST")
 
 _TYPOGRAPHY = str.maketrans(
     {

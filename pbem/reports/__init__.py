@@ -75,6 +75,7 @@ class Envelope:
     accepted: tuple[EchoLine, ...] = ()
     rejected: tuple[RejectedLine, ...] = ()
     ignored: tuple[EchoLine, ...] = ()
+    computers: tuple[str, ...] = ()  # the seats computer players hold, as "Sam (strong)"
 
 
 def zone(name: str) -> ZoneInfo | timezone:

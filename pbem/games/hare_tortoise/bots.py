@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from pbem.games.base import Bot
 from pbem.games.chance import Chance
-from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
+from pbem.games.hare_tortoise.board import HOME, START, Kind
 from pbem.games.hare_tortoise.rules import HareEffect, HareTable, Ruleset, find_ruleset
 from pbem.games.hare_tortoise.state import Must
 from pbem.games.hare_tortoise.view import View
@@ -35,7 +35,8 @@ ASSUMED_PLACE = 2
 ASSUMED_POSITION = 3
 #: the strong player's search budget at the default play setting: simulated turns
 DEFAULT_PLAYOUTS = 400
-LEVELS = ("baseline", "strong")
+#: the levels; `default` (a seat set up as NAME=bot) is the strong one
+LEVELS = ("baseline", "strong", "default")
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,7 @@ class StrongBot(Bot[object]):
         rules = find_ruleset(view.ruleset)
         seat, me, must = _me(view)
         slots = view.sequence.count(seat) or 1
-        rng = random.Random(chance.uniform(2**31))
+        rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's samples, seeded by the chance source
         value(rules.name, 0, 0, 0)  # the table, once per process
         positions = self._likely_positions(view, rules, seat, me, must, slots, rng)
         lines = []
@@ -370,6 +371,6 @@ def bot(level: str, *, playouts: int = DEFAULT_PLAYOUTS) -> Bot[object] | None:
     key = level.strip().lower()
     if key == "baseline":
         return BaselineBot()
-    if key == "strong":
+    if key in ("strong", "default"):
         return StrongBot(playouts)
     return None
