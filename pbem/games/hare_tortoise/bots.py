@@ -32,7 +32,7 @@ MAX_CARROTS = 200
 MAX_STEP = 16
 #: the place assumed for the HOME allowance, and for the carrots a lettuce pays
 ASSUMED_PLACE = 2
-ASSUMED_POSITION = 3
+ASSUMED_POSITION = 4
 #: the strong player's search budget at the default play setting: simulated turns
 DEFAULT_PLAYOUTS = 400
 #: the levels; `default` (a seat set up as NAME=bot) is the strong one
@@ -94,14 +94,16 @@ def slots_to_home(ruleset: str) -> tuple[tuple[tuple[float, ...], ...], ...]:
                         if value < best:
                             best = value
                     tb = behind[s]
-                    if tb >= 0:
-                        value = 1.0 + v[tb][lettuces][min(MAX_CARROTS, c + 10 * (s - tb))]
+                    # gains past the table's edge are left out: the edge must not be a free store
+                    if tb >= 0 and c + 10 * (s - tb) <= MAX_CARROTS:
+                        value = 1.0 + v[tb][lettuces][c + 10 * (s - tb)]
                         if value < best:
                             best = value
                     if kinds[s] is Kind.CARROT:
-                        value = 1.0 + v[s][lettuces][min(MAX_CARROTS, c + 10)]
-                        if value < best:
-                            best = value
+                        if c + 10 <= MAX_CARROTS:
+                            value = 1.0 + v[s][lettuces][c + 10]
+                            if value < best:
+                                best = value
                         if c >= 10:
                             value = 1.0 + v[s][lettuces][c - 10]
                             if value < best:
@@ -115,8 +117,10 @@ def slots_to_home(ruleset: str) -> tuple[tuple[tuple[float, ...], ...], ...]:
 
 
 def value(ruleset: str, square: int, carrots: int, lettuces: int) -> float:
-    """The slots a runner still needs, by the table (lower is better)."""
-    return slots_to_home(ruleset)[square][min(lettuces, 3)][max(0, min(MAX_CARROTS, carrots))]
+    """The slots a runner still needs, by the table (lower is better); carrots past the table's
+    edge cost slots to be rid of."""
+    excess = max(0, carrots - MAX_CARROTS) / 40
+    return slots_to_home(ruleset)[square][min(lettuces, 3)][max(0, min(MAX_CARROTS, carrots))] + excess
 
 
 # the moves of one slot ------------------------------------------------------------------------------
@@ -163,17 +167,23 @@ def _hare_effects(rules: Ruleset) -> dict[int, HareEffect] | None:
     return dict(hare.table) if isinstance(hare, HareTable) else None
 
 
-def score(rules: Ruleset, move: Move, position: int) -> float:
-    """The slots still needed after the move (lower is better), a hare square's dice averaged
-    over its table, a lettuce's meal counted at the runner's position."""
+def score(rules: Ruleset, move: Move, others: Sequence[int]) -> float:
+    """The slots still needed after the move (lower is better), with what the square pays at the
+    runner's race position there (`others`: the other runners' squares): a lettuce's meal, a
+    number square's bonus, a hare square's dice averaged over its table."""
     ruleset = rules.name
-    kind = rules.board.kind(move.square)
+    board = rules.board
+    kind = board.kind(move.square)
     if move.square == HOME:
         return 0.0
-    if kind is Kind.LETTUCE and not move.text.startswith(("STAY", "BACK")):
+    position = 1 + sum(1 for x in others if x > move.square)
+    moved = not move.text.startswith(("STAY", "BACK"))
+    if kind is Kind.LETTUCE and moved:
         return 1.0 + value(ruleset, move.square, move.carrots + 10 * position, move.lettuces - 1)
+    if kind is Kind.NUMBER and position in board.number_bonus[move.square]:
+        return value(ruleset, move.square, move.carrots + 10 * position, move.lettuces)
     base = value(ruleset, move.square, move.carrots, move.lettuces)
-    if kind is not Kind.HARE or move.text.startswith(("STAY", "BACK")):
+    if kind is not Kind.HARE or not moved:
         return base
     table = _hare_effects(rules)
     if table is None:
@@ -208,10 +218,10 @@ def score(rules: Ruleset, move: Move, position: int) -> float:
 
 
 def ranked(rules: Ruleset, me: Runner, must: Must, occupied: frozenset[int], home_count: int,
-           position: int) -> list[Move]:
+           others: Sequence[int]) -> list[Move]:
     """The moves best first (ties by the order language's text, so the order is stable)."""
     options = moves(rules, me, must, occupied, home_count)
-    return sorted(options, key=lambda m: (round(score(rules, m, position), 6), m.text))
+    return sorted(options, key=lambda m: (round(score(rules, m, others), 6), m.text))
 
 
 # the players --------------------------------------------------------------------------------------
@@ -261,10 +271,11 @@ class StrongBot(Bot[object]):
         others = frozenset(r.square for j, r in enumerate(view.runners) if j != seat and r.square not in (START, HOME))
         home_count = sum(1 for r in view.runners if r.home)
         guarded = len(where) > 1
-        for me, must, position in where[:3]:
+        others_all = [r.square for j, r in enumerate(view.runners) if j != seat]
+        for me, must, _position in where[:3]:
             if must is Must.EAT:
                 continue  # the slot is spent eating: its line is not read
-            options = ranked(rules, me, must, frozenset(), home_count, position)
+            options = ranked(rules, me, must, frozenset(), home_count, others_all)
             # the best few, and enough more to get past squares the others may hold
             picked: list[Move] = []
             for m in options:
@@ -310,7 +321,8 @@ class StrongBot(Bot[object]):
                     continue
                 occupied = frozenset(x for j, x in enumerate(squares) if j != seat and x not in (START, HOME))
                 home_count = sum(1 for x in squares if x == HOME)
-                options = ranked(rules, mine, my_must, occupied, home_count, position)
+                others = [x for j, x in enumerate(squares) if j != seat]
+                options = ranked(rules, mine, my_must, occupied, home_count, others)
                 if not options:
                     break
                 m = options[0]
