@@ -64,6 +64,10 @@ def slots_to_home(ruleset: str) -> tuple[tuple[tuple[float, ...], ...], ...]:
     for lettuces in range(4):
         v[HOME][lettuces] = [0.0] * (MAX_CARROTS + 1)
     hare_penalty = 0.5
+    # a number square pays 10 x position when the position is one of its numbers: the table
+    # counts what it pays on average over the positions of a full race
+    players = rules.max_players
+    bonus = [sum(10 * p for p in board.number_bonus[t] if p <= players) // players for t in range(HOME + 1)]
     for _sweep in range(14):
         changed = False
         for s in range(HOME - 1, -1, -1):
@@ -89,6 +93,8 @@ def slots_to_home(ruleset: str) -> tuple[tuple[tuple[float, ...], ...], ...]:
                                 continue
                             gain = min(MAX_CARROTS, left + 10 * ASSUMED_POSITION)
                             value = 2.0 + v[t][lettuces - 1][gain]
+                        elif k is Kind.NUMBER:
+                            value = 1.0 + v[t][lettuces][min(MAX_CARROTS, left + bonus[t])]
                         else:
                             value = 1.0 + v[t][lettuces][left] + (hare_penalty if k is Kind.HARE else 0.0)
                         if value < best:
@@ -221,7 +227,7 @@ def ranked(rules: Ruleset, me: Runner, must: Must, occupied: frozenset[int], hom
            others: Sequence[int]) -> list[Move]:
     """The moves best first (ties by the order language's text, so the order is stable)."""
     options = moves(rules, me, must, occupied, home_count)
-    return sorted(options, key=lambda m: (round(score(rules, m, others), 6), m.text))
+    return sorted(options, key=lambda m: (round(score(rules, m, others), 6), -m.carrots, m.text))
 
 
 # the players --------------------------------------------------------------------------------------
