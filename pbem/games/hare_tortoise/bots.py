@@ -31,7 +31,7 @@ MAX_CARROTS = 200
 #: the longest forward move the value table considers (it costs 136 carrots)
 MAX_STEP = 16
 #: the place assumed for the HOME allowance, and for the carrots a lettuce pays
-ASSUMED_PLACE = 2
+ASSUMED_PLACE = 1
 ASSUMED_POSITION = 4
 #: the strong player's search budget at the default play setting: simulated turns
 DEFAULT_PLAYOUTS = 400
