@@ -37,6 +37,10 @@ ASSUMED_POSITION = 4
 DEFAULT_PLAYOUTS = 400
 #: the levels; `default` (a seat set up as NAME=bot) is the strong one
 LEVELS = ("baseline", "strong", "default")
+#: the first slot's candidate moves the strong player plays out
+SEARCH_WIDTH = 6
+#: turns a playout looks ahead (the current one included)
+HORIZON = 3
 
 
 @dataclass(frozen=True)
@@ -264,12 +268,35 @@ class StrongBot(Bot[object]):
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's samples, seeded by the chance source
         value(rules.name, 0, 0, 0)  # the table, once per process
         positions = self._likely_positions(view, rules, seat, me, must, slots, rng)
-        lines = []
-        for k in range(slots):
+        lines = [f"MOVE 1: {self._first_chain(view, rules, seat, me, must, rng)}"]
+        for k in range(1, slots):
             lines.append(f"MOVE {k + 1}: {self._chain(view, rules, seat, positions[k])}")
         lines.append(f"DEFAULT: {self._chain(view, rules, seat, [])}")
         lines.append(f"HARE: {'GIVE' if me.carrots > 80 else 'TAKE'}")
         return "\n".join(lines) + "\n"
+
+    def _first_chain(self, view: View, rules: Ruleset, seat: int, me: Runner, must: Must,
+                     rng: random.Random) -> str:
+        """The first slot's chain: the best moves by the one-slot table, ordered again by
+        Monte-Carlo play of this turn and the next two (the dice, the others' carrots and
+        moves drawn), each candidate played out on the same draws."""
+        runner = view.runners[seat]
+        if must is Must.EAT or runner.skip:
+            return self._chain(view, rules, seat, [(me, must, 0)])  # the slot is not the runner's to choose
+        others_all = [r.square for j, r in enumerate(view.runners) if j != seat]
+        home_count = sum(1 for r in view.runners if r.home)
+        options = ranked(rules, me, must, frozenset(), home_count, others_all)
+        candidates = options[:SEARCH_WIDTH]
+        if len(candidates) > 1 and self.playouts >= len(candidates):
+            runs = self.playouts // len(candidates)
+            seeds = [rng.getrandbits(32) for _ in range(runs)]
+            totals = {}
+            for m in candidates:
+                totals[m.text] = sum(_playout(view, rules, seat, m, random.Random(sd)) for sd in seeds)  # noqa: S311
+            candidates = sorted(candidates, key=lambda m: (totals[m.text], candidates.index(m)))
+        alts = [m.text for m in candidates]
+        alts += [m.text for m in options[SEARCH_WIDTH:] if m.text not in alts][: 12 - len(alts)]
+        return " ELSE ".join([*alts, "NEXT CARROT", "NEXT", "BACK"])
 
     def _chain(self, view: View, rules: Ruleset, seat: int, where: list[tuple[Runner, Must, int]]) -> str:
         """Ranked moves for each likely position (most likely first), then general fallbacks."""
@@ -304,7 +331,7 @@ class StrongBot(Bot[object]):
         counts: list[dict[tuple[Runner, Must, int], int]] = [{} for _ in range(slots)]
         sequence = list(view.sequence)
         table = _hare_effects(rules)
-        runs = max(1, self.playouts // max(1, len(sequence)))
+        runs = 40
         for _ in range(runs):
             squares = [r.square for r in view.runners]
             mine, my_must = me, must
@@ -350,6 +377,104 @@ class StrongBot(Bot[object]):
                 by_square[key[0].square] = (seen + n, best)
             out.append([best for _, best in sorted(by_square.values(), key=lambda v: (-v[0], v[1][0].square))])
         return out
+
+
+def _playout(view: View, rules: Ruleset, seat: int, head: Move, rng: random.Random) -> float:
+    """Play this turn and the next from the view, the seat's first slot trying `head` first and
+    every runner (the seat too, later) taking the table's best move; the others' hidden carrots
+    are drawn. Returns the seat's slots still needed at the end (lower is better; a runner HOME
+    scores the turns it had to spare)."""
+    board = rules.board
+    n = len(view.runners)
+    sq = [r.square for r in view.runners]
+    car = [r.carrots if r.carrots is not None else (rules.start_carrots if r.square == START and view.turn == 1
+                                                     else rng.randint(10, 90)) for r in view.runners]
+    let = [r.lettuces for r in view.runners]
+    must = [r.must for r in view.runners]
+    skip = [r.skip for r in view.runners]
+    table = _hare_effects(rules)
+    first = view.first
+    used_head = False
+    for turn in range(HORIZON):
+        if turn == 0:
+            sequence = list(view.sequence)
+        else:
+            first = next((s for s in ((first + k) % n for k in range(1, n + 1)) if sq[s] != HOME), first)
+            sequence = [s for s in (*range(first, n), *range(first)) if sq[s] != HOME]
+            if sequence and sequence[0] == first:
+                sequence.append(first)
+        for i in sequence:
+            if sq[i] == HOME:
+                continue
+            if skip[i]:
+                skip[i] = False
+                continue
+            s = sq[i]
+            others = [x for j, x in enumerate(sq) if j != i]
+            position = 1 + sum(1 for x in others if x > s)
+            if board.kind(s) is Kind.NUMBER and position in board.number_bonus[s]:
+                car[i] += 10 * position
+            if must[i] is Must.EAT:
+                car[i] += 10 * position
+                let[i] = max(0, let[i] - 1)
+                must[i] = Must.LEAVE
+                continue
+            occupied = frozenset(x for x in others if x not in (START, HOME))
+            home_count = sum(1 for x in sq if x == HOME)
+            options = ranked(rules, Runner(s, car[i], let[i]), must[i], occupied, home_count, others)
+            if not options:
+                sq[i], car[i], must[i] = START, rules.restart_carrots, Must.NONE
+                continue
+            m = options[0]
+            if i == seat and not used_head:
+                used_head = True
+                m = next((o for o in options if o.text == head.text), m)
+            paid = car[i] - m.carrots
+            sq[i], car[i], let[i], must[i] = m.square, m.carrots, m.lettuces, Must.NONE
+            if m.square == HOME:
+                if i == seat:
+                    return -float(HORIZON - turn)
+                continue
+            if m.text.startswith(("STAY", "BACK")):
+                continue
+            kind = board.kind(m.square)
+            if kind is Kind.LETTUCE:
+                must[i] = Must.EAT
+            elif kind is Kind.HARE and table is not None:
+                _hare_roll(rules, table, i, sq, car, let, must, skip, paid, rng)
+    return value(rules.name, sq[seat], car[seat], let[seat]) + (1.0 if skip[seat] else 0.0) + (
+        1.0 if must[seat] is Must.EAT else 0.0)
+
+
+def _hare_roll(rules: Ruleset, table: dict[int, HareEffect], i: int, sq: list[int], car: list[int], let: list[int],
+               must: list[Must], skip: list[bool], paid: int, rng: random.Random) -> None:
+    """A hare square's result in a playout, on the runners' lists."""
+    s = sq[i]
+    position = 1 + sum(1 for j, x in enumerate(sq) if j != i and x > s)
+    effect = table.get(min(max(table), rng.randint(1, 6) + position))
+    board = rules.board
+    if effect is HareEffect.MISS_TURN:
+        skip[i] = True
+    elif effect is HareEffect.CHEW_CARROT:
+        car[i] += 10
+    elif effect is HareEffect.RESTORE:
+        car[i] = rules.restore_carrots
+    elif effect is HareEffect.REFUND:
+        car[i] += paid
+    elif effect is HareEffect.HALVE:
+        car[i] -= car[i] // 2
+    elif effect is HareEffect.CHEW_LETTUCE:
+        if let[i]:
+            must[i] = Must.EAT
+    elif effect in (HareEffect.BACK_TO_HARE, HareEffect.BACK_TO_CARROT, HareEffect.AHEAD_TO_CARROT):
+        kind = Kind.HARE if effect is HareEffect.BACK_TO_HARE else Kind.CARROT
+        squares = [x for x in range(1, HOME) if board.kind(x) is kind and x not in sq]
+        if effect is HareEffect.AHEAD_TO_CARROT:
+            to = next((x for x in squares if x > s), -1)
+        else:
+            to = next((x for x in reversed(squares) if x < s), -1)
+        if to >= 0:
+            sq[i] = to
 
 
 def _guess_move(rules: Ruleset, squares: Sequence[int], i: int, rng: random.Random) -> int:
