@@ -28,7 +28,7 @@ from pbem.games.sheet import read_sheet
 PLAYERS = ("Ann", "Bob", "Cyd", "Dot", "Eve", "Fay")
 MAX_TURNS = 300
 #: the strong player's budget in the series (simulated turns per sheet)
-SERIES_PLAYOUTS = 120
+SERIES_PLAYOUTS = 60
 
 
 def play(seed: int, strong_seat: int, playouts: int, keep: list[State] | None = None) -> tuple[list[str], int]:

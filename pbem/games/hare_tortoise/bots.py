@@ -34,7 +34,7 @@ MAX_STEP = 16
 ASSUMED_PLACE = 1
 ASSUMED_POSITION = 4
 #: the strong player's search budget at the default play setting: simulated turns
-DEFAULT_PLAYOUTS = 400
+DEFAULT_PLAYOUTS = 300
 #: the levels; `default` (a seat set up as NAME=bot) is the strong one
 LEVELS = ("baseline", "strong", "default")
 #: the first slot's candidate moves the strong player plays out
