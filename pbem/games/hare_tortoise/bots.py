@@ -67,7 +67,7 @@ def slots_to_home(ruleset: str) -> tuple[tuple[tuple[float, ...], ...], ...]:
     v = [[[big] * (MAX_CARROTS + 1) for _ in range(4)] for _ in range(HOME + 1)]
     for lettuces in range(4):
         v[HOME][lettuces] = [0.0] * (MAX_CARROTS + 1)
-    hare_penalty = 0.5
+    hare_penalty = 0.0
     # a number square pays 10 x position when the position is one of its numbers: the table
     # counts what it pays on average over the positions of a full race
     players = rules.max_players
