@@ -682,6 +682,28 @@ def resend(name: str, seat: str, turn: int | None, config_path: Path | None) -> 
 
 
 @main.command()
+@click.argument("name")
+@click.argument("seat_name", metavar="SEAT")
+@click.option("--bot", "level", default=None, metavar="LEVEL", help="Hand the seat to a computer player of this level.")
+@click.option("--email", default=None, metavar="ADDRESS", help="Hand the seat back to a person at this address.")
+@config_option
+def seat(name: str, seat_name: str, level: str | None, email: str | None, config_path: Path | None) -> None:
+    """Hand a seat of a running game to a computer player, or back to a person.
+
+    A computer player writes the seat's sheet from the seat's own view whenever a turn is
+    resolved; a person gets a new secret and a welcome mail with the position as it stands.
+    Hare & Tortoise has the levels 'baseline' and 'strong'.
+
+    Example: pbem seat race-7 Bob --bot strong
+    """
+    row = _moderator(config_path).hand_seat(name, seat_name, bot=level, email=email)
+    if row.bot:
+        click.echo(f"{row.name} of {name} is now played by a computer player ({row.bot})")
+    else:
+        click.echo(f"{row.name} of {name} is now played by {row.email}; a welcome mail with a new secret is queued")
+
+
+@main.command()
 @config_option
 def send(config_path: Path | None) -> None:
     """Deliver the queued mail through the configured transport (the outbox folder by default).

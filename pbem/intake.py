@@ -27,7 +27,8 @@ from pbem import commands
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
-from pbem.games.base import Parsed
+from pbem.games.base import Parsed, Viewer
+from pbem.games.chance import SeededChance
 from pbem.games.sheet import Accepted, Echo, Rejected, Sheet, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
@@ -449,6 +450,27 @@ def preview(m: Deps, session: Session, it: Intake) -> None:
     raise Stop(MessageStatus.ANSWERED, "PREVIEW was answered; nothing was stored")
 
 
+def suggest(m: Deps, session: Session, it: Intake) -> None:
+    """A `SUGGEST` line is answered with the strong computer player's sheet for the sender's own
+    seat, written from the sender's own view, as a template ready to edit (nothing is stored)."""
+    if "SUGGEST" not in it.sheet.commands:
+        return
+    assert it.game is not None and it.player is not None
+    game = m.engine(it.game)
+    state = game.load_state(json.loads(it.game.state))
+    advisor = game.bot("strong")
+    if advisor is None:
+        raise Stop(MessageStatus.REFUSED, f"{game.info.title} has no computer player to suggest orders",
+                   fix="Write your orders yourself; your last report has the template.", reply=True)
+    if it.player.seat not in game.may_send(state):
+        raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
+                   fix="Nothing to send this turn: your next report says when you move again.", reply=True)
+    chance = SeededChance(f"{it.game.seed}/suggest/{it.player.seat}", it.game.turn)
+    text = advisor.write(game.view(state, Viewer(it.player.seat)), chance)
+    it.alerts.append(m.mailer.suggestion(it.game, it.player, text, message=it.row.id or 0))
+    raise Stop(MessageStatus.ANSWERED, "the strong computer player's sheet was sent to the player")
+
+
 def parse_orders(m: Deps, session: Session, it: Intake) -> None:
     """The game reads the order lines, knowing who wrote them; the echo joins the header lines'."""
     assert it.game is not None and it.player is not None
@@ -487,8 +509,8 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
         it.replaced = "new"
     else:
         it.replaced = "superseded" if current.message_id > it.row.id else "replaced"
-    if not it.player.email.isascii():
-        return
+    if not it.player.email or not it.player.email.isascii():
+        return  # a computer player reads no mail
     original = read_message_id(it.msg) if it.msg is not None else ""
     engine = m.engine(it.game)
     warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
@@ -529,10 +551,40 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("find-player", find_player),
     ("player-settings", player_settings),
     ("answer-commands", answer_commands),
+    ("suggest", suggest),
     ("parse-orders", parse_orders),
     ("check-turn", check_turn),
     ("check-on-move", check_on_move),
     ("preview", preview),
+    ("acknowledge", acknowledge),
+    ("store-sheet", store_sheet),
+)
+
+
+def take_computer_sheet(m: Deps, session: Session, it: Intake) -> None:
+    """A computer player's sheet, stored as a message of its own (`pbem.bots`): its game and
+    seat are on the row; the seat must still be a computer player's."""
+    game = session.get(GameRow, it.row.game_id) if it.row.game_id is not None else None
+    player = session.get(PlayerRow, it.row.player_id) if it.row.player_id is not None else None
+    if game is None or player is None or not player.bot:
+        raise Stop(MessageStatus.REFUSED, "the seat is no longer a computer player's")
+    it.game, it.player = game, player
+    assert game.id is not None
+    it.players = m.store.players(session, game.id)
+    it.sender = ""
+    it.text = it.row.raw.decode("utf-8")
+    it.sheet = read_sheet(it.text)
+
+
+#: the source of a stored message that holds a computer player's sheet
+COMPUTER_SOURCE = "computer-player"
+#: a computer player's sheet goes through the same reading, checks, acknowledgement bookkeeping
+#: and store as a person's; only how its text and seat are found differs
+COMPUTER_PIPELINE: tuple[tuple[str, Step], ...] = (
+    ("take-computer-sheet", take_computer_sheet),
+    ("parse-orders", parse_orders),
+    ("check-turn", check_turn),
+    ("check-on-move", check_on_move),
     ("acknowledge", acknowledge),
     ("store-sheet", store_sheet),
 )
@@ -629,16 +681,17 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
 
 def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
+    steps = COMPUTER_PIPELINE if row.source == COMPUTER_SOURCE else PIPELINE
     it = Intake(row=row)
     row_id = row.id
-    step_name = "read-headers"
+    step_name = steps[0][0]
     try:
         with m.store.session() as session, session.no_autoflush:
             session.add(row)
             try:
-                for step_name, step in PIPELINE:  # noqa: B007 - the except clauses name the step
+                for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = MessageStatus.ACCEPTED, "store-sheet", _accepted(it.replaced)
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced)
             except Stop as stop:
                 session.add(row)
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason

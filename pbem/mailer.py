@@ -173,6 +173,7 @@ class Mailer:
         drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
                                          title=title, subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
+        computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
         out = []
         for player in [*players, None]:
             if player is not None and not player.email:
@@ -186,7 +187,8 @@ class Mailer:
             env = self._envelope(game, engine, turn, reader, player, view, deadline,
                                  resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt,
                                  correction=correction,
-                                 notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes))
+                                 notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes),
+                                 computers=computers)
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
                        + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
@@ -212,6 +214,20 @@ class Mailer:
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, date=self.now(),
                             msg_id=msg_id, auto_submitted="auto-replied")
         return Outgoing(MailKind.SECRET, player.email, msg_id, subject, raw)
+
+    def suggestion(self, game: GameRow, player: PlayerRow, text: str, *, message: int) -> Outgoing:
+        """The answer to SUGGEST: the strong computer player's sheet for the player's own seat."""
+        subject = f"Suggested orders: {game.name} turn {game.turn}"
+        msg_id = message_id(game.name, "suggest", game.turn, player.name, message, domain=self.domain)
+        lines = [line for line in text.splitlines() if line.strip()]
+        template = sheet_template(game.name, game.turn, reply_token(player.secret, game.name, game.turn), lines)
+        body = (f"{player.name}, this is what pbem's strong computer player would send for your seat in turn "
+                f"{game.turn} of {game.name}, written from what your own report shows. It is only advice: "
+                f"nothing has been sent for you. Edit it as you like and reply with it:\n\n{template}\n\n"
+                f"-- pbem ({self.config.address})\n")
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=body, date=self.now(),
+                            msg_id=msg_id, auto_submitted="auto-replied")
+        return Outgoing(MailKind.SUGGESTION, player.email, msg_id, subject, raw)
 
     def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
         """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from pbem import clock, commands
+from pbem import bots, clock, commands
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
@@ -117,6 +117,9 @@ class Moderator:
         engine = find_game(game)
         ruleset, chosen = engine.info.check_setup(rules, options, len(players))
         people = [p for p in players if p.bot is None]
+        for p in players:
+            if p.bot is not None and engine.bot("default") is not None:
+                bots.check_level(engine, p.bot)  # a game with computer players: the level must be one
         checked = []
         for p in people:
             try:
@@ -258,25 +261,16 @@ class Moderator:
         """Resolve the current turn once: position, resolutions, turn record and mail in one transaction.
         `deliver=False` leaves the reports queued, for one delivery after many turns."""
         at = self.now()
+        if not preview:
+            with self.store.session() as session:
+                self._check_resolvable(session, self.store.game(session, name), at, force=force, turn=turn)
+            # the computer players write their sheets now, from the position at the start of the
+            # turn, each through intake in a transaction of its own (before the turn's one)
+            bots.take_sheets(self.intake, name)
         with self.store.session() as session:
             game = self.store.lock_game(session, name)
             assert game.id is not None
-            if turn is not None and turn != game.turn:
-                if turn < game.turn:
-                    raise PbemError(f"turn {turn} of {name} is already resolved; nothing was changed "
-                                    f"(the current turn is {game.turn})")
-                raise PbemError(f"turn {turn} of {name} is not open yet; the current turn is {game.turn}")
-            if game.over:
-                raise PbemError(f"{name} is over; the last turn was {game.turn - 1}")
-            previous = self.store.turn(session, game.id, game.turn - 1) if game.turn > 1 else None
-            if previous is not None and not force and not preview:
-                due = game.deadline is not None and _aware(game.deadline) <= at
-                if not due and self.store.sheets_since(session, game.id, game.turn, previous.resolved_at) == 0:
-                    raise PbemError(
-                        f"turn {game.turn - 1} of {name} is already resolved, and no orders for turn {game.turn} "
-                        f"have come in yet (deadline: {_show(game.deadline)}); nothing was changed. "
-                        f"To resolve turn {game.turn} now with default moves, add --force."
-                    )
+            self._check_resolvable(session, game, at, force=force or preview, turn=turn)
             players = self.store.players(session, game.id)
             engine = self.engine(game)
             before = self.state(game)
@@ -286,6 +280,9 @@ class Moderator:
                 if texts[p.name] is None and not p.bot:
                     standing = self.store.standing_sheet(session, p, game.turn)
                     texts[p.name] = standing.text if standing is not None else None
+            if preview:  # what the computer players would write; nothing is stored
+                for p in bots.due_seats(engine, before, players, set(sheet_rows)):
+                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game.seed)
             orders = {}
             for p in players:
                 text = texts[p.name]
@@ -337,6 +334,29 @@ class Moderator:
             return replace(resolved, delivery_problem=str(err))
         return resolved
 
+    def _check_resolvable(self, session: Session, game: GameRow, at: datetime, *, force: bool,
+                          turn: int | None) -> None:
+        """Raise PbemError when the game's turn may not be resolved now: another turn asked for,
+        the game over, or (without `force`) no orders in since the last turn, before the deadline."""
+        name = game.name
+        assert game.id is not None
+        if turn is not None and turn != game.turn:
+            if turn < game.turn:
+                raise PbemError(f"turn {turn} of {name} is already resolved; nothing was changed "
+                                f"(the current turn is {game.turn})")
+            raise PbemError(f"turn {turn} of {name} is not open yet; the current turn is {game.turn}")
+        if game.over:
+            raise PbemError(f"{name} is over; the last turn was {game.turn - 1}")
+        previous = self.store.turn(session, game.id, game.turn - 1) if game.turn > 1 else None
+        if previous is not None and not force:
+            due = game.deadline is not None and _aware(game.deadline) <= at
+            if not due and self.store.sheets_since(session, game.id, game.turn, previous.resolved_at) == 0:
+                raise PbemError(
+                    f"turn {game.turn - 1} of {name} is already resolved, and no orders for turn {game.turn} "
+                    f"have come in yet (deadline: {_show(game.deadline)}); nothing was changed. "
+                    f"To resolve turn {game.turn} now with default moves, add --force."
+                )
+
     def render_turn(self, game: GameRow, players: Sequence[PlayerRow], record: TurnRow,
                     notes: Sequence[GmNote] | None = None) -> list[Outgoing]:
         """Every mail of a stored turn: the same bytes each time."""
@@ -385,6 +405,45 @@ class Moderator:
             session.add(row)
             self.mailer.queue(session, game, game.turn, self.mailer.secret_mail(
                 game, row, why="the GM gave you a new one", message=int(self.now().timestamp())))
+            session.flush()
+            session.expunge(row)
+        self.deliver()
+        return row
+
+    def hand_seat(self, name: str, seat: str, *, bot: str | None = None, email: str | None = None) -> PlayerRow:
+        """Hand a seat of a running game to a computer player of level `bot`, or back to a person
+        at `email` (who gets a new secret and a welcome mail with the position as it stands)."""
+        if (bot is None) == (email is None):
+            raise PbemError("give either --bot LEVEL or --email ADDRESS")
+        with self.store.session() as session:
+            game = self.store.game(session, name)
+            assert game.id is not None
+            if game.over:
+                raise PbemError(f"{name} is over; its seats can no longer change hands")
+            players = self.store.players(session, game.id)
+            row = next((p for p in players if p.name.lower() == seat.lower()), None)
+            if row is None:
+                raise PbemError(f"{name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
+            engine = self.engine(game)
+            if bot is not None:
+                level = bot.strip().lower()
+                bots.check_level(engine, level)
+                row.bot, row.email, row.bouncing = level, "", ""
+                row.secret = new_secret()  # the person's secret no longer opens the seat
+            else:
+                assert email is not None
+                try:
+                    address = validate_address(email).lower()
+                except PbemError as err:
+                    raise PbemError(f"{email!r} is not an email address pbem can use ({err})") from None
+                if any(p.email == address and p.id != row.id for p in players):
+                    raise PbemError(f"{address} already plays another seat of {name}")
+                row.bot, row.email, row.bouncing = "", address, ""
+                row.secret = new_secret()
+                self.mailer.queue(session, game, game.turn,
+                                  self.mailer.welcome(game, engine, self.state(game), row, self.now(),
+                                                      key=f"turn-{game.turn}"))
+            session.add(row)
             session.flush()
             session.expunge(row)
         self.deliver()

@@ -50,6 +50,7 @@ class MailKind(enum.StrEnum):
     ANSWER = "answer"  # the answer to a player's mail command (HELP, STATUS, PREVIEW, ...)
     PRESS = "press"  # a player's PRESS message, relayed to the other players
     NOTICE = "notice"  # the GM's news to the players: a pause, a new deadline, the end
+    SUGGESTION = "suggestion"  # the answer to a SUGGEST line
 
 
 def utcnow() -> datetime:

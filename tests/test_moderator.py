@@ -385,10 +385,18 @@ def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypa
                                 mid="duel@x"), "d.eml")
     assert m.due_games() == [("duel", 1)]  # the computer player's seat does not hold the turn up
     summary = m.resolve("duel")
-    assert [(s.name, s.rule) for s in summary.slots] == [("Ann", None), ("Sam", "default move"), ("Ann", None)]
+    # the computer player wrote its sheet, which went through intake like Ann's
+    assert [(s.name, s.rule) for s in summary.slots] == [("Ann", None), ("Sam", None), ("Ann", None)]
+    assert summary.slots[1].order == "MOVE 1"
     with m.store.session() as session:
-        reports = {r.recipient for r in m.store.mails(session) if r.kind in ("report", "gm-report")}
-    assert reports == {"ann@example.org", "gm@pbem.example"}
+        mails = m.store.mails(session)
+        sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
+    assert [(r.status, r.step, r.subject) for r in sheets] == [("accepted", "store-sheet", "Sam (computer)")]
+    reports = {r.recipient: r for r in mails if r.kind in ("report", "gm-report")}
+    assert set(reports) == {"ann@example.org", "gm@pbem.example"}
+    for r in reports.values():
+        body = email.message_from_bytes(r.raw, policy=email.policy.default).get_body(("plain",))
+        assert body is not None and "Computer players: Sam (strong)." in str(body.get_content())  # type: ignore[attr-defined]
 
 
 def test_mail_from_strangers_is_kept_and_counted_but_not_answered(gm: Path) -> None:

@@ -23,7 +23,7 @@ MAX_ZONE_LENGTH = 64
 
 HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
 #: lines that ask the moderator for something rather than give orders
-COMMANDS = ("NEW SECRET", "SEND SECRET", "HELP", "STATUS", "HISTORY", "PREVIEW", "STANDING")
+COMMANDS = ("NEW SECRET", "SEND SECRET", "HELP", "STATUS", "HISTORY", "PREVIEW", "STANDING", "SUGGEST")
 #: commands that take words after them: `RESEND [turn]`, `VACATION <from> <to>` (dates)
 ARGUMENT_COMMANDS = {"RESEND": (0, 1), "VACATION": (2, 2)}
 #: `PRESS` takes the rest of the mail (up to the signature) as the message to relay

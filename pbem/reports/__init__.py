@@ -81,6 +81,7 @@ class Envelope:
     #: a report of a turn resolved again after a rollback (n: the n-th time), and the GM's notes
     correction: int = 0
     notes: tuple[str, ...] = ()
+    computers: tuple[str, ...] = ()  # the seats computer players hold, as "Sam (strong)"
 
 
 def zone(name: str) -> ZoneInfo | timezone:

@@ -213,12 +213,15 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         return slot_from_json(dict(data))
 
     def bot(self, level: str) -> Bot[State] | None:
-        """Sam (level "sam"), the computer player of RULESETS.md, in every ruleset."""
+        """Sam (level "sam", RULESETS.md's computer player), or a computer player of
+        pbem/games/hare_tortoise/bots.py (baseline, strong)."""
         if level.strip().lower() == "sam":
             from pbem.games.hare_tortoise.sam import Sam
 
             return Sam()
-        return None
+        from pbem.games.hare_tortoise.bots import bot  # the computer players, loaded when used
+
+        return bot(level)  # type: ignore[return-value]
 
     @cached_property
     def presenter(self) -> HarePresenter:

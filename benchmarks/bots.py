@@ -1,0 +1,127 @@
+"""Computer-player benchmark: the strong player's win share against baselines, and its time per sheet.
+
+Hare & Tortoise: a fixed, seeded series of 6-player `variable-pig` games, one strong seat
+against five baselines, the strong seat rotated through the six seats. Every sheet is written
+from the seat's own view and read by the game's parser, as the moderator does. Printed: the
+strong player's win share with its 95% confidence interval (Wilson), the baseline's share per
+seat in the same series, then the mean and the largest time to write one sheet at the default
+play setting, over 50 positions from those games, on one core. A game is stopped once its winner is HOME.
+
+Usage: python benchmarks/bots.py [--games 120] [--playouts N] [--workers 2] [--positions 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+
+from pbem.games.base import SeatSpec, Setup, Viewer
+from pbem.games.chance import SeededChance
+from pbem.games.hare_tortoise import GAME
+from pbem.games.hare_tortoise.bots import DEFAULT_PLAYOUTS, bot
+from pbem.games.hare_tortoise.state import State
+from pbem.games.sheet import read_sheet
+
+PLAYERS = ("Ann", "Bob", "Cyd", "Dot", "Eve", "Fay")
+MAX_TURNS = 300
+#: the strong player's budget in the series (simulated turns per sheet)
+SERIES_PLAYOUTS = 60
+
+
+def play(seed: int, strong_seat: int, playouts: int, keep: list[State] | None = None) -> tuple[list[str], int]:
+    """One game; returns (the winners' names, turns played)."""
+    setup = Setup("variable-pig", tuple(SeatSpec(n) for n in PLAYERS))
+    state = GAME.new_state(setup, SeededChance(seed, 0))
+    players = [bot("strong", playouts=playouts) if i == strong_seat else bot("baseline") for i in range(6)]
+    turns = 0
+    # the race is decided once a runner is HOME first: the rest is not played out
+    while not state.over and turns < MAX_TURNS and not any(r.place == 1 for r in state.runners):
+        if keep is not None:
+            keep.append(state)
+        orders = {}
+        for seat in GAME.to_move(state):
+            player = players[seat]
+            assert player is not None
+            text = player.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/bot/{seat}", state.turn))
+            orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
+        state = GAME.resolve(state, orders, SeededChance(seed, state.turn)).state
+        turns += 1
+    return [r.name for r in state.runners if r.place == 1], turns
+
+
+def _one(args: tuple[int, int]) -> tuple[int, list[str], int]:
+    n, playouts = args
+    strong = n % 6
+    winners, turns = play(1000 + n, strong, playouts)
+    return strong, winners, turns
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def series(games: int, playouts: int, workers: int) -> None:
+    started = time.perf_counter()
+    with Pool(workers) as pool:
+        results = pool.map(_one, [(n, playouts) for n in range(games)], chunksize=1)
+    strong_wins = 0.0
+    baseline_wins = 0.0
+    turns = 0
+    for strong, winners, t in results:
+        turns += t
+        share = 1 / len(winners) if winners else 0.0  # a shared first place is split
+        for w in winners:
+            if PLAYERS.index(w) == strong:
+                strong_wins += share
+            else:
+                baseline_wins += share
+    low, high = wilson(strong_wins, games)
+    spent = time.perf_counter() - started
+    print(f"hare-tortoise: {games} six-player variable-pig games, strong ({playouts} playouts) vs 5 baselines, "
+          f"seats rotated; mean {turns / games:.1f} turns; {spent:.0f} s on {workers} workers")
+    print(f"  strong win share: {strong_wins / games:.1%} (95% CI {low:.1%} to {high:.1%}); fair share 16.7%")
+    print(f"  baseline win share per seat: {baseline_wins / games / 5:.1%}")
+
+
+def timing(positions: int, playouts: int) -> None:
+    """Time to write one sheet at the default setting, over positions from the series' games."""
+    states: list[State] = []
+    seed = 1000
+    while len(states) < positions * 3:
+        play(seed, seed % 6, 30, keep=states)
+        seed += 1
+    picked: Sequence[State] = states[:: max(1, len(states) // positions)][:positions]
+    player = bot("strong", playouts=playouts)
+    assert player is not None
+    times = []
+    for k, state in enumerate(picked):
+        seat = GAME.to_move(state)[0] if GAME.to_move(state) else 0
+        started = time.perf_counter()
+        player.write(GAME.view(state, Viewer(seat)), SeededChance(f"t/{k}", state.turn))
+        times.append(time.perf_counter() - started)
+    print(f"  time per sheet at the default setting ({playouts} playouts), {len(times)} positions, one core: "
+          f"mean {sum(times) / len(times):.3f} s, largest {max(times):.3f} s "
+          f"(the first builds the value table)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=120)
+    ap.add_argument("--playouts", type=int, default=SERIES_PLAYOUTS)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--positions", type=int, default=50)
+    args = ap.parse_args()
+    series(args.games, args.playouts, args.workers)
+    timing(args.positions, DEFAULT_PLAYOUTS)
+
+
+if __name__ == "__main__":
+    main()
