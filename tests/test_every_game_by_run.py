@@ -1,0 +1,50 @@
+"""Every registered game, in every ruleset, plays to its end through `pbem run` on the embedded default.
+
+Computer players hold every seat, so the game runs by itself: each round of the moderator loop
+has them write their sheets through intake, resolves the turns that are due and sends the
+reports. This is the path a GM's cron job takes for any game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.config import load_config
+from pbem.games import games
+from pbem.moderator import Moderator
+from pbem.runner import Runner
+
+CASES = [(g.info.name, r.name, max(r.min_players, 2), "strong" if g.bot("strong") else "baseline")
+         for g in games() for r in g.info.rulesets]
+NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay"]
+
+
+@pytest.mark.parametrize(("game", "ruleset", "seats", "level"), CASES)
+def test_an_all_computer_game_runs_to_its_end_through_pbem_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, ruleset: str, seats: int, level: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    assert CliRunner().invoke(main, ["init", "."]).exit_code == 0
+    args = ["new-game", "robots", "--game", game, "--rules", ruleset, "--seed", "3", "--early"]
+    for name in NAMES[:seats]:
+        args += ["--player", f"{name}=bot:{level}"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    m = Moderator(load_config(tmp_path / "pbem.toml"))
+    worker = Runner(m)
+    for _ in range(600):
+        if m.status("robots")["over"]:
+            break
+        worker.round()
+    status = m.status("robots")
+    assert status["over"], f"{game} ({ruleset}) still running at turn {status['turn']}"
+    with m.store.session() as session:
+        sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
+        reports = [r for r in m.store.mails(session) if r.kind == "gm-report"]
+    assert sheets and all(r.status == "accepted" for r in sheets)
+    assert reports and {r.status for r in reports} == {"sent"}
