@@ -501,6 +501,25 @@ def _chance(stored: str) -> str:
 
 @main.command()
 @click.argument("name")
+@click.argument("seat")
+@click.argument("sheet", type=click.File("r", encoding="utf-8"))
+@config_option
+def sheet(name: str, seat: str, sheet: Any, config_path: Path | None) -> None:
+    """Enter a seat's orders for the current turn from a file (or - for stdin), as if mailed.
+
+    The sheet replaces the one in force, is acknowledged to the player line by line, and counts
+    when the turn is resolved — after `pbem rollback`, to put a wrong sheet right.
+
+    Example: pbem sheet race-7 Ann ann-orders.txt
+    """
+    result = _moderator(config_path).enter_sheet(name, seat, sheet.read(200_001))
+    click.echo(f"{seat} in {name}: {result.status} — {result.reason}")
+    if result.status != "accepted":
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("name")
 @click.argument("player")
 @click.option("--set", "value", default=None, metavar="SECRET", help="The new secret (default: a random one).")
 @config_option

@@ -566,7 +566,7 @@ def take_computer_sheet(m: Deps, session: Session, it: Intake) -> None:
     seat are on the row; the seat must still be a computer player's."""
     game = session.get(GameRow, it.row.game_id) if it.row.game_id is not None else None
     player = session.get(PlayerRow, it.row.player_id) if it.row.player_id is not None else None
-    if game is None or player is None or not player.bot:
+    if game is None or player is None or (it.row.source == COMPUTER_SOURCE and not player.bot):
         raise Stop(MessageStatus.REFUSED, "the seat is no longer a computer player's")
     it.game, it.player = game, player
     assert game.id is not None
@@ -578,6 +578,8 @@ def take_computer_sheet(m: Deps, session: Session, it: Intake) -> None:
 
 #: the source of a stored message that holds a computer player's sheet
 COMPUTER_SOURCE = "computer-player"
+#: the source of a sheet the GM entered for a seat (`pbem sheet`): it goes the computer players' way
+GM_SOURCE = "gm-sheet"
 #: a computer player's sheet goes through the same reading, checks, acknowledgement bookkeeping
 #: and store as a person's; only how its text and seat are found differs
 COMPUTER_PIPELINE: tuple[tuple[str, Step], ...] = (
@@ -681,7 +683,7 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
 
 def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeResult:
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
-    steps = COMPUTER_PIPELINE if row.source == COMPUTER_SOURCE else PIPELINE
+    steps = COMPUTER_PIPELINE if row.source in (COMPUTER_SOURCE, GM_SOURCE) else PIPELINE
     it = Intake(row=row)
     row_id = row.id
     step_name = steps[0][0]

@@ -387,6 +387,31 @@ class Moderator:
             assert game.id is not None
             return game, self.store.players(session, game.id), self.store.turns(session, game.id)
 
+    def enter_sheet(self, name: str, seat: str, text: str) -> IntakeResult:
+        """The GM enters a sheet for a seat (after a rollback, or for a player who sent it another
+        way): it goes through the same parsing, checks and acknowledgement as a mailed sheet, and
+        replaces the seat's sheet in force."""
+        from pbem.intake import GM_SOURCE
+
+        if len(text) > 200_000:
+            raise PbemError("a sheet of more than 200,000 characters is no sheet; check the file")
+        with self.store.session() as session:
+            game = self.store.game(session, name)
+            assert game.id is not None
+            players = self.store.players(session, game.id)
+            row = next((p for p in players if p.name.lower() == seat.lower()), None)
+            if row is None:
+                raise PbemError(f"{name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
+            stamp = self.now().strftime("%Y%m%d%H%M%S%f")
+            message = MessageRow(message_id=f"<gm.{game.name}.{game.turn}.{row.seat}.{stamp}@pbem.invalid>",
+                                 raw=f"GAME {game.name}\nTURN {game.turn}\n{text}".encode(), source=GM_SOURCE,
+                                 received_at=self.now(), sender="", subject=f"{row.name} (entered by the GM)",
+                                 game_id=game.id, player_id=row.id)
+        stored = self.store.add_message(message)
+        if stored is None:
+            raise PbemError("that sheet was entered a moment ago; try again")
+        return run_pipeline(self.intake, stored)
+
     def change_secret(self, name: str, player: str, secret: str | None = None) -> PlayerRow:
         """Give a player a new secret (or the one given) and mail it to them."""
         problem = check_secret(secret) if secret is not None else None

@@ -326,3 +326,21 @@ def test_every_command_through_pbem_run_once(gm: Path) -> None:
     assert result.exit_code == 0, result.output
     kinds = sorted(p.name.split("-", 1)[1] for p in outbox(gm) if not p.name.split("-", 1)[1].startswith("welcome"))
     assert kinds == ["ack-bob@example.net.eml", "answer-ann@example.org.eml", "answer-cyd@example.com.eml"]
+
+
+def test_the_gm_replaces_a_sheet_after_a_rollback(gm: Path) -> None:
+    mail(gm, "ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2\n", "g1@x")
+    ok(run("resolve-turn", "race", "--force"))
+    ok(run("rollback", "race"))
+    (gm / "ann.txt").write_text("MOVE: TO 5\nMOVE: NEXT\n", encoding="utf-8")
+    before = names(gm)
+    out = ok(run("sheet", "race", "ann", str(gm / "ann.txt"))).output
+    assert "ann in race: accepted" in out
+    [ack] = [p for p in new_mails(gm, before) if "ack" in p.name]
+    assert "line 3: MOVE 1: TO 5" in text_of(ack) and "replaces the one you sent before" in text_of(ack)
+    ok(run("resolve-turn", "race", "--force"))
+    m = Moderator(load_config(gm / "pbem.toml"))
+    _, _, record = m.turn_record("race", 1)
+    assert json.loads(record.sheets)["Ann"].endswith("MOVE: TO 5\nMOVE: NEXT\n")
+    (gm / "bad.txt").write_text("MOVE: TO 99\n", encoding="utf-8")
+    assert run("sheet", "race", "Zed", str(gm / "bad.txt")).exit_code == 1
