@@ -8,11 +8,6 @@ and review the diff of tests/golden/card-race/ before committing it.
 
 from __future__ import annotations
 
-import email
-import email.policy
-import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,22 +15,12 @@ import pytest
 from pbem.demo import run_demo
 from pbem.games.base import Viewer
 from pbem.moderator import Moderator
-from pbem.store import TurnRow
+from tests.mailcheck import check_golden, report_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "sample_turns" / "card-race"
 GOLDEN = Path(__file__).parent / "golden" / "card-race"
-HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "Auto-Submitted")
 NAME = "derby"
-
-
-def summary(raw: bytes) -> str:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    lines = [f"{h}: {msg[h]}" for h in HEADERS if msg[h] is not None]
-    lines.append(f"Parts: {', '.join(p.get_content_type() for p in msg.walk())}")
-    body = msg.get_body(("plain",))
-    assert body is not None
-    return "\n".join(lines) + "\n\n" + str(body.get_content())  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
@@ -46,17 +31,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Moderator]
 
 def test_campaign_mails_match_the_golden_copies(campaign: tuple[Path, Moderator]) -> None:
     directory, _ = campaign
-    got = {p.stem: summary(p.read_bytes()) for p in sorted((directory / "outbox").glob("*.eml"))}
-    if os.environ.get("PBEM_UPDATE_GOLDEN"):
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        for old in GOLDEN.glob("*.txt"):
-            old.unlink()
-        for stem, text in got.items():
-            (GOLDEN / f"{stem}.txt").write_text(text, encoding="utf-8")
-    want = {p.stem: p.read_text(encoding="utf-8") for p in sorted(GOLDEN.glob("*.txt"))}
-    assert sorted(got) == sorted(want)
-    for stem in want:
-        assert got[stem] == want[stem], stem
+    check_golden(directory / "outbox", GOLDEN)
 
 
 def test_campaign_outcome(campaign: tuple[Path, Moderator]) -> None:
@@ -83,32 +58,8 @@ def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Mode
 # --- hidden information ------------------------------------------------------------------------
 
 
-def differences(m: Moderator) -> Iterator[str]:
-    """Every (turn, reader, other seat) whose report depends on the other seat's hidden values."""
-    game, players, turns = m.history(NAME)
-    engine = m.engine(game)
-    for record in turns:
-        after = m.state(game, record.after)
-        events = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
-
-        def mails(state: object, resolutions: object, record: TurnRow = record) -> dict[str, bytes]:
-            out = m.mailer.reports(game, engine, players, state, resolutions, turn=record.turn,
-                                   resolved=record.resolved_at, deadline=record.deadline)
-            return {mail.to: mail.raw for mail in out}
-
-        plain = mails(after, events)
-        for other in players:
-            for seed in (1, 2):
-                varied_state, varied_events = engine.vary_hidden(after, events, other.seat, seed)
-                varied = mails(varied_state, varied_events)
-                assert varied[other.email] != plain[other.email], "vary_hidden changed nothing the owner sees"
-                for reader in players:
-                    if reader.seat != other.seat and varied[reader.email] != plain[reader.email]:
-                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values"
-
-
 def test_no_report_shows_another_players_hand_or_bets(campaign: tuple[Path, Moderator]) -> None:
-    assert list(differences(campaign[1])) == []
+    assert list(report_differences(campaign[1], NAME)) == []
 
 
 def test_the_check_catches_a_view_that_leaks(campaign: tuple[Path, Moderator], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,7 +67,7 @@ def test_the_check_catches_a_view_that_leaks(campaign: tuple[Path, Moderator], m
 
     honest = views.view
     monkeypatch.setattr(views, "view", lambda state, viewer: honest(state, Viewer.gm()))
-    found = list(differences(campaign[1]))
+    found = list(report_differences(campaign[1], NAME))
     assert found and all("hidden values" in f for f in found)
 
 
@@ -132,7 +83,7 @@ def test_the_check_catches_unredacted_events(campaign: tuple[Path, Moderator], m
 
     monkeypatch.setattr(views, "redact", lambda event, viewer: event)
     monkeypatch.setattr(present.CardRacePresenter, "report", leaky)
-    assert list(differences(campaign[1]))
+    assert list(report_differences(campaign[1], NAME))
 
 
 def test_welcome_mails_show_no_other_players_cards(tmp_path: Path) -> None:

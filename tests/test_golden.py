@@ -7,30 +7,16 @@ and review the diff of tests/golden/ before committing it.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from pbem.demo import run_demo
 from pbem.moderator import Moderator
+from tests.mailcheck import check_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "sample_campaign"
-HEADERS = ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "Auto-Submitted")
-
-
-def summary(raw: bytes) -> str:
-    """The headers that matter and the text part of a mail, as a reviewer reads them."""
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    lines = [f"{h}: {msg[h]}" for h in HEADERS if msg[h] is not None]
-    parts = [p.get_content_type() for p in msg.walk()]
-    lines.append(f"Parts: {', '.join(parts)}")
-    body = msg.get_body(("plain",))
-    assert body is not None
-    return "\n".join(lines) + "\n\n" + str(body.get_content())  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
@@ -42,18 +28,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Moderator]
 
 def test_campaign_mails_match_the_golden_copies(campaign: tuple[Path, Moderator]) -> None:
     directory, _ = campaign
-    mails = sorted((directory / "outbox").glob("*.eml"))
-    got = {p.stem: summary(p.read_bytes()) for p in mails}
-    if os.environ.get("PBEM_UPDATE_GOLDEN"):
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        for old in GOLDEN.glob("*.txt"):
-            old.unlink()
-        for stem, text in got.items():
-            (GOLDEN / f"{stem}.txt").write_text(text, encoding="utf-8")
-    want = {p.stem: p.read_text(encoding="utf-8") for p in sorted(GOLDEN.glob("*.txt"))}
-    assert sorted(got) == sorted(want)
-    for stem in want:
-        assert got[stem] == want[stem], stem
+    check_golden(directory / "outbox", GOLDEN)
 
 
 def test_campaign_outcome(campaign: tuple[Path, Moderator]) -> None:

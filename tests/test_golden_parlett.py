@@ -8,14 +8,13 @@ and review the diff before committing it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from pbem.demo import run_demo
 from pbem.moderator import Moderator
-from tests.test_golden import summary
+from tests.mailcheck import check_golden
 
 ROOT = Path(__file__).parent.parent
 CAMPAIGN = ROOT / "sample_turns" / "parlett-2010"
@@ -30,17 +29,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Moderator]
 
 def test_parlett_campaign_mails_match_the_golden_copies(campaign: tuple[Path, Moderator]) -> None:
     directory, _ = campaign
-    got = {p.stem: summary(p.read_bytes()) for p in sorted((directory / "outbox").glob("*.eml"))}
-    if os.environ.get("PBEM_UPDATE_GOLDEN"):
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        for old in GOLDEN.glob("*.txt"):
-            old.unlink()
-        for stem, text in got.items():
-            (GOLDEN / f"{stem}.txt").write_text(text, encoding="utf-8")
-    want = {p.stem: p.read_text(encoding="utf-8") for p in sorted(GOLDEN.glob("*.txt"))}
-    assert sorted(got) == sorted(want)
-    for stem in want:
-        assert got[stem] == want[stem], stem
+    check_golden(directory / "outbox", GOLDEN)
 
 
 def test_parlett_campaign_state(campaign: tuple[Path, Moderator]) -> None:

@@ -9,8 +9,6 @@ changed would be showing the reader something that depends on another seat's sec
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 from pbem.demo import run_demo
 from pbem.games.base import Viewer
 from pbem.moderator import Moderator
-from pbem.store import TurnRow
+from tests.mailcheck import report_differences
 
 
 @pytest.fixture(scope="module")
@@ -26,28 +24,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> Moderator:
     return run_demo(tmp_path_factory.mktemp("hidden") / "demo", echo=lambda _: None)
 
 
-def differences(m: Moderator, name: str) -> Iterator[str]:
-    """Every (turn, reader, other seat) whose report depends on the other seat's hidden values."""
-    game, players, turns = m.history(name)
-    engine = m.engine(game)
-    for record in turns:
-        after = m.state(game, record.after)
-        slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
-
-        def mails(state: object, resolutions: object, record: TurnRow = record) -> dict[str, bytes]:
-            out = m.mailer.reports(game, engine, players, state, resolutions, turn=record.turn,
-                                   resolved=record.resolved_at, deadline=record.deadline)
-            return {mail.to: mail.raw for mail in out}
-
-        plain = mails(after, slots)
-        for other in players:
-            for seed in (1, 2):
-                varied_state, varied_slots = engine.vary_hidden(after, slots, other.seat, seed)
-                varied = mails(varied_state, varied_slots)
-                assert varied[other.email] != plain[other.email], "vary_hidden changed nothing the owner sees"
-                for reader in players:
-                    if reader.seat != other.seat and varied[reader.email] != plain[reader.email]:
-                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values"
+differences = report_differences
 
 
 def test_no_report_shows_another_seats_hidden_values(campaign: Moderator) -> None:
