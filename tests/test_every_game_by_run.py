@@ -48,3 +48,38 @@ def test_an_all_computer_game_runs_to_its_end_through_pbem_run(
         reports = [r for r in m.store.mails(session) if r.kind == "gm-report"]
     assert sheets and all(r.status == "accepted" for r in sheets)
     assert reports and {r.status for r in reports} == {"sent"}
+
+
+LEVELS = ("baseline", "strong", "greedy", "sam", "default")
+
+
+@pytest.mark.parametrize(("game_name", "ruleset"), [(g.info.name, r.name) for g in games() for r in g.info.rulesets])
+def test_every_computer_player_writes_sheets_its_game_takes_whole(game_name: str, ruleset: str) -> None:
+    """No line a computer player writes is rejected (a rejected line would silently become a pass
+    or a default move): checked over the positions of whole seeded games."""
+    from pbem.games import find_game
+    from pbem.games.base import SeatSpec, Setup, Viewer
+    from pbem.games.chance import SeededChance
+    from pbem.games.sheet import Rejected, read_sheet
+
+    game = find_game(game_name)
+    levels = [level for level in LEVELS if game.bot(level) is not None]
+    assert levels, f"{game_name} has no computer player"
+    info = game.info.ruleset(ruleset)
+    seats = max(info.min_players, 2)
+    for seed in range(3):
+        state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats])), SeededChance(seed, 0))
+        bots = [game.bot(levels[(seed + i) % len(levels)]) for i in range(seats)]
+        for _ in range(300):
+            if game.is_over(state):
+                break
+            orders = {}
+            for seat in game.to_move(state):
+                bot = bots[seat]
+                assert bot is not None
+                text = bot.write(game.view(state, Viewer(seat)), SeededChance(f"{seed}/{seat}", game.turn(state)))
+                parsed = game.parse(state, read_sheet(text), seat)
+                rejected = [e for e in parsed.echo if isinstance(e, Rejected)]
+                assert not rejected, (game_name, ruleset, text[:200], rejected[0].reason if rejected else "")
+                orders[seat] = parsed.orders
+            state = game.resolve(state, orders, SeededChance(seed, game.turn(state))).state

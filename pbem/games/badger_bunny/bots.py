@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.badger_bunny.cards import EXCUSE, Card, Deck, card
+from pbem.games.badger_bunny.orders import MAX_LINE
 from pbem.games.badger_bunny.state import State
 from pbem.games.base import Bot
 from pbem.games.chance import Chance
@@ -45,13 +46,16 @@ class Greedy(Bot[State]):
         deck = Deck(view.extended, view.excuse)
         hand = tuple(card(t) for t in me.hand)
         most = 2 if me.role == "tortoise" else 99
-        plays = [" ".join(c.token for c in s) for s in sets_of(hand, deck, most)]
-        lead = " ELSE ".join(f"IF I LEAD THEN PLAY {p}" for p in plays[:8])
-        follow = " ELSE ".join(f"PLAY {p}" for p in plays[:8])
-        alts = [a for a in ("PLAY LOWEST", lead, follow) if a]
-        if EXCUSE in hand:
-            alts.append("IF I LEAD THEN PLAY EXCUSE")
-        return "DEFAULT: " + " ELSE ".join([*alts, "PASS"])
+        plays = [" ".join(c.token for c in s) for s in sets_of(hand, deck, most)][:8]
+        tail = ["IF I LEAD THEN PLAY EXCUSE", "PASS"] if EXCUSE in hand else ["PASS"]
+        # as many of its sets as one order line holds: a longer line would be rejected whole
+        for count in range(len(plays), -1, -1):
+            alts = ["PLAY LOWEST", *(f"IF I LEAD THEN PLAY {p}" for p in plays[:count]),
+                    *(f"PLAY {p}" for p in plays[:count]), *tail]
+            line = "DEFAULT: " + " ELSE ".join(alts)
+            if len(line) <= MAX_LINE:
+                return line
+        return "DEFAULT: PLAY LOWEST ELSE PASS"
 
 
 def find_bot(level: str) -> Bot[State] | None:

@@ -243,6 +243,15 @@ def _me(view: View) -> tuple[int, Runner, Must]:
     return seat, Runner(r.square, r.carrots or 0, r.lettuces), r.must
 
 
+def _hare_line(view: View, give: bool) -> str:
+    """The HARE line in the ruleset's own words: TAKE or GIVE where those are its choices; elsewhere
+    (KEEP/REFUSE rulesets) none, so the ruleset's default choice applies."""
+    choices = find_ruleset(view.ruleset, view.options).choices
+    if "TAKE" not in choices or "GIVE" not in choices:
+        return ""
+    return f"HARE: {'GIVE' if give else 'TAKE'}\n"
+
+
 class BaselineBot(Bot[object]):
     """A simple player: one chain for every slot — HOME when it may, a lettuce while it has
     some and can pay for it, back to a tortoise when short, else a long or a short advance."""
@@ -251,7 +260,7 @@ class BaselineBot(Bot[object]):
         assert isinstance(view, View)
         chain = ("HOME ELSE IF LETTUCES > 0 AND CARROTS > 30 THEN NEXT LETTUCE ELSE IF CARROTS < 20 THEN BACK "
                  "ELSE IF CARROTS > 80 THEN ADVANCE 6 ELSE ADVANCE 3 ELSE NEXT")
-        return f"DEFAULT: {chain}\nHARE: TAKE\n"
+        return f"DEFAULT: {chain}\n{_hare_line(view, False)}"
 
 
 class StrongBot(Bot[object]):
@@ -272,8 +281,7 @@ class StrongBot(Bot[object]):
         for k in range(1, slots):
             lines.append(f"MOVE {k + 1}: {self._chain(view, rules, seat, positions[k])}")
         lines.append(f"DEFAULT: {self._chain(view, rules, seat, [])}")
-        lines.append(f"HARE: {'GIVE' if me.carrots > 80 else 'TAKE'}")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n" + _hare_line(view, (me.carrots or 0) > 80)
 
     def _first_chain(self, view: View, rules: Ruleset, seat: int, me: Runner, must: Must,
                      rng: random.Random) -> str:
