@@ -37,8 +37,8 @@ def write_sheet(engine: AnyGame, state: Any, seat: int, level: str, seed: int | 
 def check_level(engine: AnyGame, level: str) -> None:
     """Raise PbemError when the game has no computer player of that level."""
     if engine.bot(level) is None:
-        raise PbemError(f"{engine.info.title} has no computer player of level {level!r}; "
-                        "Hare & Tortoise has 'baseline' and 'strong'")
+        levels = ", ".join(engine.info.bot_levels) or "none"
+        raise PbemError(f"{engine.info.title} has no computer player of level {level!r}; its levels: {levels}")
 
 
 def due_seats(engine: AnyGame, state: Any, players: Sequence[PlayerRow], sent: set[int]) -> list[PlayerRow]:

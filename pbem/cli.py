@@ -572,7 +572,8 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, secret: st
 
     The newcomer gets a new secret and a welcome mail with the story so far; the current deadline
     is extended to at least [moderator] takeover (3d) from now; the turns the earlier player
-    missed stay theirs. Until computer players land, a --bot seat gets the default orders.
+    missed stay theirs. A --bot seat is played by the game's computer player of that level,
+    which writes the seat's sheet from the seat's own view whenever a turn is resolved.
 
     Example: pbem replace race-7 Cyd --email dora@example.org
     """
@@ -698,28 +699,6 @@ def resend(name: str, seat: str, turn: int | None, config_path: Path | None) -> 
     """
     address = _moderator(config_path).resend(name, seat, turn)
     click.echo(f"The report went again to {address}")
-
-
-@main.command()
-@click.argument("name")
-@click.argument("seat_name", metavar="SEAT")
-@click.option("--bot", "level", default=None, metavar="LEVEL", help="Hand the seat to a computer player of this level.")
-@click.option("--email", default=None, metavar="ADDRESS", help="Hand the seat back to a person at this address.")
-@config_option
-def seat(name: str, seat_name: str, level: str | None, email: str | None, config_path: Path | None) -> None:
-    """Hand a seat of a running game to a computer player, or back to a person.
-
-    A computer player writes the seat's sheet from the seat's own view whenever a turn is
-    resolved; a person gets a new secret and a welcome mail with the position as it stands.
-    Hare & Tortoise has the levels 'baseline' and 'strong'.
-
-    Example: pbem seat race-7 Bob --bot strong
-    """
-    row = _moderator(config_path).hand_seat(name, seat_name, bot=level, email=email)
-    if row.bot:
-        click.echo(f"{row.name} of {name} is now played by a computer player ({row.bot})")
-    else:
-        click.echo(f"{row.name} of {name} is now played by {row.email}; a welcome mail with a new secret is queued")
 
 
 @main.command()

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem import bots, clock, commands
 from pbem.config import Config
@@ -33,7 +33,6 @@ from pbem.store import (
     MessageRow,
     MessageStatus,
     PlayerRow,
-    SheetRow,
     Store,
     TurnRow,
     UndoneTurnRow,
@@ -300,8 +299,7 @@ class Moderator:
                 return TurnSummary(name, game.turn, at, after, outcome.resolutions, 0, True, engine)
             schedule = clock.Schedule(game.schedule) if game.schedule else None
             next_deadline = None if engine.is_over(after) or schedule is None else schedule.next_after(at)
-            correction = len(list(session.exec(select(UndoneTurnRow.id).where(
-                UndoneTurnRow.game_id == game.id, UndoneTurnRow.turn == game.turn))))
+            correction = self.store.corrections(session, game.id, game.turn)
             record = TurnRow(game_id=game.id, turn=game.turn, resolved_at=at, deadline=next_deadline,
                              before=game.state, after=self.dumps(engine.dump_state(after)),
                              resolutions=self.dumps([engine.resolution_to_json(r) for r in outcome.resolutions]),
@@ -435,45 +433,6 @@ class Moderator:
         self.deliver()
         return row
 
-    def hand_seat(self, name: str, seat: str, *, bot: str | None = None, email: str | None = None) -> PlayerRow:
-        """Hand a seat of a running game to a computer player of level `bot`, or back to a person
-        at `email` (who gets a new secret and a welcome mail with the position as it stands)."""
-        if (bot is None) == (email is None):
-            raise PbemError("give either --bot LEVEL or --email ADDRESS")
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            if game.over:
-                raise PbemError(f"{name} is over; its seats can no longer change hands")
-            players = self.store.players(session, game.id)
-            row = next((p for p in players if p.name.lower() == seat.lower()), None)
-            if row is None:
-                raise PbemError(f"{name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
-            engine = self.engine(game)
-            if bot is not None:
-                level = bot.strip().lower()
-                bots.check_level(engine, level)
-                row.bot, row.email, row.bouncing = level, "", ""
-                row.secret = new_secret()  # the person's secret no longer opens the seat
-            else:
-                assert email is not None
-                try:
-                    address = validate_address(email).lower()
-                except PbemError as err:
-                    raise PbemError(f"{email!r} is not an email address pbem can use ({err})") from None
-                if any(p.email == address and p.id != row.id for p in players):
-                    raise PbemError(f"{address} already plays another seat of {name}")
-                row.bot, row.email, row.bouncing = "", address, ""
-                row.secret = new_secret()
-                self.mailer.queue(session, game, game.turn,
-                                  self.mailer.welcome(game, engine, self.state(game), row, self.now(),
-                                                      key=f"turn-{game.turn}"))
-            session.add(row)
-            session.flush()
-            session.expunge(row)
-        self.deliver()
-        return row
-
     def turn_record(self, name: str, turn: int) -> tuple[GameRow, list[PlayerRow], TurnRow]:
         with self.store.session() as session:
             game = self.store.game(session, name)
@@ -507,14 +466,21 @@ class Moderator:
             raise PbemError(f"{game.name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
         return row
 
-    def _event(self, session: Session, game: GameRow, kind: EventKind, text: str, seat: int | None = None) -> None:
+    def _event(self, session: Session, game: GameRow, kind: EventKind, text: str, seat: int | None = None) -> int:
+        """Record a GM's action; its id tells apart the mails the action sends (two actions in one
+        turn, or in one second, are two sets of mail)."""
         assert game.id is not None
-        session.add(EventRow(game_id=game.id, turn=game.turn, kind=kind, seat=seat, text=text, created_at=self.now()))
+        row = EventRow(game_id=game.id, turn=game.turn, kind=kind, seat=seat, text=text, created_at=self.now())
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        return row.id
 
     def _tell(self, session: Session, game: GameRow, players: Sequence[PlayerRow], what: str, opening: str,
-              lines: Sequence[str], *, deadline: bool = False) -> int:
-        """A notice from the GM to every player who reads mail (with the deadline as .ics)."""
-        key = f"{what}-{int(self.now().timestamp())}"
+              lines: Sequence[str], *, event: int, deadline: bool = False) -> int:
+        """A notice from the GM (of the action recorded as `event`) to every player who reads mail
+        (with the deadline as .ics)."""
+        key = f"{what}-e{event}"
         count = 0
         for p in players:
             if not p.email:
@@ -533,6 +499,7 @@ class Moderator:
         if (email is None) == (bot is None):
             raise PbemError("give either --email ADDRESS (a new person) or --bot LEVEL (a computer player)")
         address = validate_address(email) if email is not None else ""
+        bot = bot.strip().lower() if bot is not None else None
         problem = check_secret(secret) if secret is not None else None
         if problem is not None:
             raise PbemError(f"{problem}; leave --secret out for a random one")
@@ -541,6 +508,8 @@ class Moderator:
             assert game.id is not None
             if game.over:
                 raise PbemError(f"{name} is over; there is no seat to take over")
+            if bot is not None:
+                bots.check_level(self.engine(game), bot)
             players = self.store.players(session, game.id)
             row = self._seat(players, game, seat)
             if address and any(p.email == address.lower() for p in players if p.id != row.id):
@@ -549,14 +518,12 @@ class Moderator:
             row.email, row.bot = address.lower(), bot or ""
             row.secret, row.since_turn, row.timezone = secret or new_secret(), game.turn, "UTC"
             row.bouncing, row.away_from, row.away_to, row.vacation_days = "", None, None, 0
-            for sheet in session.exec(select(SheetRow).where(SheetRow.player_id == row.id, SheetRow.turn >= game.turn,
-                                                            SheetRow.current == True)):  # noqa: E712
-                sheet.current = False  # the earlier player's orders are not the newcomer's
-                session.add(sheet)
+            assert row.id is not None
+            self.store.retire_sheets(session, row.id, game.turn)  # the earlier player's orders are not the newcomer's
             session.add(row)
             who = f"<{address}>" if address else f"a computer player ({bot})"
             text = f"{row.name} is now played by a new player, from turn {game.turn}"
-            self._event(session, game, EventKind.REPLACE, f"{row.name} ({before}) handed to {who} from turn {game.turn}"
+            event = self._event(session, game, EventKind.REPLACE, f"{row.name} ({before}) handed to {who} from turn {game.turn}"
                         f"\n{text}", row.seat)
             minimum = self.now() + clock.require_span(self.config.takeover, "takeover")
             extended = not game.paused and game.deadline is not None and _aware(game.deadline) < minimum
@@ -567,19 +534,19 @@ class Moderator:
             state = self.state(game)
             if address:
                 self.mailer.queue(session, game, game.turn,
-                                  self.mailer.welcome(game, engine, state, row, self.now(), key=f"t{game.turn}"))
+                                  self.mailer.welcome(game, engine, state, row, self.now(), key=f"e{event}"))
                 turns = self.store.turns(session, game.id)
                 story = commands.history_lines(engine, players, turns, row.seat)
                 story += ["", "The position now:", *(f"  {x}" for x in engine.presenter.position_lines(
                     engine.view(state, Viewer(row.seat))))]
                 self.mailer.queue(session, game, game.turn, self.mailer.answer(
                     game, row, command="the story so far", opening=f"welcome to {game.name}: this is what happened "
-                    "before you took over.", lines=story, key=f"t{game.turn}", kind=MailKind.NOTICE))
+                    "before you took over.", lines=story, key=f"e{event}", kind=MailKind.NOTICE))
             others = [p for p in players if p.id != row.id]
             lines = [text + "."]
             if extended:
                 lines.append(f"The deadline is extended so the newcomer has time: {_show(game.deadline)}.")
-            self._tell(session, game, others, "a new player", f"news of {game.name}:", lines, deadline=extended)
+            self._tell(session, game, others, "a new player", f"news of {game.name}:", lines, deadline=extended, event=event)
             session.flush()
             session.expunge(row)
         self.deliver()
@@ -593,12 +560,12 @@ class Moderator:
                 raise PbemError(f"{name} is {'over' if game.over else 'paused already'}; nothing was changed")
             game.paused = True
             session.add(game)
-            self._event(session, game, EventKind.PAUSE, f"paused; the deadline was {_show(game.deadline)}")
+            event = self._event(session, game, EventKind.PAUSE, f"paused; the deadline was {_show(game.deadline)}")
             assert game.id is not None
             self._tell(session, game, self.store.players(session, game.id), "paused",
                        f"the GM has paused {game.name}.",
                        ["The deadline is stopped; you will be told when the game goes on, with the new deadline.",
-                        "Orders are still taken meanwhile."])
+                        "Orders are still taken meanwhile."], event=event)
         self.deliver()
         return game
 
@@ -615,10 +582,10 @@ class Moderator:
                 game.deadline = _aware(game.deadline) + (self.now() - since)
             game.paused = False
             session.add(game)
-            self._event(session, game, EventKind.RESUME, f"resumed; the deadline is {_show(game.deadline)}")
+            event = self._event(session, game, EventKind.RESUME, f"resumed; the deadline is {_show(game.deadline)}")
             self._tell(session, game, self.store.players(session, game.id), "resumed",
                        f"{game.name} goes on.", [f"Deadline for turn {game.turn}: {_show(game.deadline)}."],
-                       deadline=True)
+                       deadline=True, event=event)
         self.deliver()
         return game
 
@@ -635,10 +602,10 @@ class Moderator:
                 raise PbemError(f"{name} is over; it has no deadline")
             game.deadline = moment
             session.add(game)
-            self._event(session, game, EventKind.DEADLINE, f"deadline moved to {_show(moment)}")
+            event = self._event(session, game, EventKind.DEADLINE, f"deadline moved to {_show(moment)}")
             self._tell(session, game, self.store.players(session, game.id), "new deadline",
                        f"the GM has moved the deadline of {game.name} turn {game.turn}.",
-                       [f"New deadline: {_show(moment)}."], deadline=True)
+                       [f"New deadline: {_show(moment)}."], deadline=True, event=event)
         self.deliver()
         return game
 
@@ -698,9 +665,9 @@ class Moderator:
             game.over, game.deadline, game.paused = True, None, False
             game.result = (result or "abandoned").strip()[:500]
             session.add(game)
-            self._event(session, game, EventKind.END, f"ended by the GM: {game.result}")
+            event = self._event(session, game, EventKind.END, f"ended by the GM: {game.result}")
             self._tell(session, game, self.store.players(session, game.id), "the end",
-                       f"the GM has ended {game.name}.", [f"Result: {game.result}.", "No more orders are taken."])
+                       f"the GM has ended {game.name}.", [f"Result: {game.result}.", "No more orders are taken."], event=event)
         self.deliver()
         return game
 
@@ -737,10 +704,10 @@ class Moderator:
                 raise PbemError(f"press is {'on' if on else 'off'} in {name} already; nothing was changed")
             game.press = on
             session.add(game)
-            self._event(session, game, EventKind.PRESS_SWITCH, f"press switched {'on' if on else 'off'}")
+            event = self._event(session, game, EventKind.PRESS_SWITCH, f"press switched {'on' if on else 'off'}")
             self._tell(session, game, self.store.players(session, game.id), f"press {'on' if on else 'off'}",
                        f"news of {game.name}:", ["PRESS messages are relayed to every player again." if on else
-                                                 "The GM has switched press off: PRESS messages are not relayed."])
+                                                 "The GM has switched press off: PRESS messages are not relayed."], event=event)
         self.deliver()
         return game
 

@@ -434,6 +434,20 @@ class Store:
         )
         return bool(done.rowcount)  # type: ignore[attr-defined]
 
+    def corrections(self, session: Session, game_id: int, turn: int) -> int:
+        """How often `turn` was resolved and rolled back before."""
+        rows = session.exec(select(UndoneTurnRow.id).where(UndoneTurnRow.game_id == game_id,
+                                                            UndoneTurnRow.turn == turn))
+        return len(list(rows))
+
+    def retire_sheets(self, session: Session, player_id: int, from_turn: int) -> None:
+        """The seat's sheets in force from `from_turn` on stop counting (the seat changed hands)."""
+        rows = session.exec(select(SheetRow).where(SheetRow.player_id == player_id, SheetRow.turn >= from_turn,
+                                                   SheetRow.current == True))  # noqa: E712
+        for sheet in rows:
+            sheet.current = False
+            session.add(sheet)
+
     def pending_messages(self, session: Session) -> int:
         """Messages stored but not yet taken in (their pipeline has not finished)."""
         return len(list(session.exec(select(MessageRow.id).where(MessageRow.status == MessageStatus.NEW))))

@@ -128,7 +128,7 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
            b"Content-Type: text/plain\n\nGAME race\nSECRET AAA-111\nMOVE: TO 2\nMOVE: NEXT\n")
     assert m.ingest(raw, "a").status == "accepted"
     m.resolve("race", force=True)
-    out = run("seat", "race", "Bob", "--bot", "strong").output
+    out = run("replace", "race", "Bob", "--bot", "strong").output
     assert "Bob of race is now played by a computer player (strong)" in out
     status = m.status("race")
     assert [(p["name"], p["email"], p["bot"]) for p in status["players"]] == [
@@ -143,7 +143,7 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
     game, players, turns = m.history("race")
     assert [t.turn for t in turns] == [1, 2] and json.loads(turns[1].sheets)["Bob"]
     # and back to a person, who is welcomed with a new secret
-    out = run("seat", "race", "Bob", "--email", "bob@example.org").output
+    out = run("replace", "race", "Bob", "--email", "bob@example.org").output
     assert "bob@example.org" in out
     with m.store.session() as session:
         welcome = [r for r in m.store.mails(session) if r.kind == "welcome" and r.recipient == "bob@example.org"]
@@ -175,6 +175,7 @@ def test_suggest_by_mail_answers_with_the_strong_players_sheet(folder: Path) -> 
 
 def test_a_seat_cannot_go_to_an_unknown_level(folder: Path) -> None:
     run("new-game", "race", "--seed", "7", "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.net")
-    result = CliRunner().invoke(main, ["seat", "race", "Bob", "--bot", "grandmaster"])
+    result = CliRunner().invoke(main, ["replace", "race", "Bob", "--bot", "grandmaster"])
     assert result.exit_code != 0 and "no computer player of level 'grandmaster'" in result.output
+    assert "its levels: strong, baseline, sam" in result.output
     assert find_game("hare-tortoise").bot("strong") is not None

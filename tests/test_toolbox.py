@@ -234,8 +234,9 @@ def test_a_replacement_gets_the_deadline_extended(gm: Path, monkeypatch: pytest.
     assert "text/calendar" in parts(notice)
 
 
-def test_replace_with_a_bot_plays_the_default(gm: Path) -> None:
-    ok(run("replace", "race", "Bob", "--bot", "easy"))
+def test_replace_with_a_bot_plays_the_seat(gm: Path) -> None:
+    assert run("replace", "race", "Bob", "--bot", "easy").exit_code == 1  # no such level: refused
+    ok(run("replace", "race", "Bob", "--bot", "baseline"))
     ok(run("resolve-turn", "race", "--force"))
     assert "Bob" in ok(run("history", "race")).output
 
@@ -344,3 +345,11 @@ def test_the_gm_replaces_a_sheet_after_a_rollback(gm: Path) -> None:
     assert json.loads(record.sheets)["Ann"].endswith("MOVE: TO 5\nMOVE: NEXT\n")
     (gm / "bad.txt").write_text("MOVE: TO 99\n", encoding="utf-8")
     assert run("sheet", "race", "Zed", str(gm / "bad.txt")).exit_code == 1
+
+
+def test_a_seat_replaced_twice_in_one_turn_gets_mail_each_time(gm: Path) -> None:
+    ok(run("replace", "race", "Bob", "--email", "dora@example.org"))
+    before = names(gm)
+    ok(run("replace", "race", "Bob", "--email", "eli@example.org"))  # the same turn, the same second
+    welcomes = [p for p in new_mails(gm, before) if "eli@example.org" in p.name]
+    assert len(welcomes) == 2  # the welcome and the story so far

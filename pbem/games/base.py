@@ -80,6 +80,8 @@ class GameInfo:
     #: resolve a turn as soon as every seat that must move has sent orders (a climbing game's run),
     #: rather than at the deadline (the GM may still resolve by hand, and the deadline still counts)
     resolve_on_receipt: bool = False
+    #: the levels of the game's computer players (`Game.bot(level)`), the first the default
+    bot_levels: tuple[str, ...] = ()
 
     @property
     def default_ruleset(self) -> RulesetInfo:

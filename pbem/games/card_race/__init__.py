@@ -53,6 +53,7 @@ class CardRace(Game[State, Orders, Event]):
         moves=Moves.SIMULTANEOUS,
         information=Information.IMPERFECT,
         resolve_on_receipt=True,  # RULES: resolved when every sheet is in, or at the deadline
+        bot_levels=("strong", "baseline"),
     )
     schema_version = 1
 

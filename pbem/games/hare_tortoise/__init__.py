@@ -96,6 +96,7 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         aliases=("hare-and-tortoise", "hare_tortoise", "ht", "hare&tortoise"),
         moves=Moves.SIMULTANEOUS,
         information=Information.IMPERFECT,
+        bot_levels=("strong", "baseline", "sam"),
     )
     schema_version = 1
 
