@@ -373,10 +373,10 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
 @main.command()
 @click.argument("name")
 @click.option("--turn", type=int, default=None, help="The position before turn N was resolved (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable, all carrots shown.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable, every hidden value shown.")
 @config_option
 def show(name: str, turn: int | None, as_json: bool, config_path: Path | None) -> None:
-    """The position of a game (the GM's view: all carrots shown).
+    """The position of a game (the GM's view: every hidden value shown).
 
     Example: pbem show race-7 --json
     """

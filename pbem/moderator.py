@@ -646,7 +646,7 @@ class Moderator:
             for change in changes:
                 key, sep, value = change.partition("=")
                 if not sep or not key.strip():
-                    raise PbemError(f"{change!r}: write KEY=VALUE, e.g. carrots=40")
+                    raise PbemError(f"{change!r}: write KEY=VALUE with a key the game takes (pbem edit --help)")
                 state = engine.edit(state, row.seat, key.strip(), value.strip())
                 self._event(session, game, EventKind.EDIT,
                             f"the GM set {row.name}'s {key.strip()} to {value.strip()} ({reason.strip()})"
