@@ -64,6 +64,8 @@ class ReportContext:
     next_turn: int
     next_sequence: str
     next_first: str
+    #: the postal rotation: the first mover moves again at the end of the turn
+    repeat: bool
     my_slots: int
     #: what this game's ruleset and options add to the report: the deck, inert squares, teams
     game_notes: tuple[str, ...] = ()
@@ -76,7 +78,15 @@ class WelcomeContext:
     sequence: str
     first: str
     my_slots: int
-    #: how this game's ruleset and options differ from the race in brief (none for variable-pig)
+    #: the race in brief, in this game's ruleset and options
+    brief: tuple[str, ...]
+    #: the postal rotation: the first mover moves again at the end of the turn
+    repeat: bool
+    #: the ruleset's example HARE line and what it does
+    hare_example: tuple[str, str]
+    #: BACK n exists (moving back to any square down to the nearest tortoise square)
+    back_n: bool
+    #: what this game's ruleset and options are (none for variable-pig alone)
     rules_notes: tuple[str, ...] = ()
 
 
@@ -168,6 +178,29 @@ def _winner(view: View) -> str:
     return next((r.name for r in view.runners if r.place == 1), "")
 
 
+def brief(view: View) -> tuple[str, ...]:
+    """The welcome's race in brief, read from this game's ruleset and options: one sentence each."""
+    rules = find_ruleset(view.ruleset, view.options)
+    carrots = rules.starting_carrots(len(view.runners))
+    lines = [f"Each runner starts on START with {carrots} carrots and {rules.start_lettuces} lettuces and races to "
+             "HOME (square 64).",
+             "Moving forward d squares costs d(d+1)/2 carrots: 1, 3, 6, 10, 15, 21 ..."]
+    if rules.free_backward:
+        lines.append("Moving back to any free square down to the nearest tortoise square behind you earns 10 "
+                     "carrots per square (TO n or BACK n).")
+    else:
+        lines.append("Falling back to the nearest free tortoise square behind you is free and earns 10 carrots "
+                     "per square.")
+    lines += ["Staying on a carrot square draws 10 carrots (or pays 10).",
+              "Landing on a lettuce square: you eat a lettuce at your next slot (10 x your position in carrots).",
+              "On a number square whose number is your position, you draw 10 x position.",
+              f"A hare square {rules.hare_words}."]
+    limit = ("at most 10 carrots per finishing place" if rules.home_allowance(2) == 2 * rules.home_allowance(1)
+             else f"at most {rules.home_allowance(1)} carrots")
+    lines.append(f"You may only go HOME with no lettuces left and {limit}.")
+    return tuple(lines)
+
+
 def rules_notes(view: View) -> tuple[str, ...]:
     """The welcome's lines on what this game's ruleset and options change (none for variable-pig alone)."""
     rules = find_ruleset(view.ruleset, view.options)
@@ -211,12 +244,17 @@ class HarePresenter(Presenter[Any, Slot]):
 
     def welcome(self, view: View, reader: Reader) -> Letter:
         sequence = _names(view, view.sequence)
+        rules = find_ruleset(view.ruleset, view.options)
         ctx = WelcomeContext(
             players=view.seats,
             rules_title=find_ruleset(view.ruleset).title,
             sequence=", ".join(sequence),
             first=sequence[0] if sequence else "",
             my_slots=_my_slots(view, reader),
+            brief=brief(view),
+            repeat=rules.postal_rotation,
+            hare_example=rules.hare_example,
+            back_n=rules.free_backward,
             rules_notes=rules_notes(view),
         )
         return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
@@ -248,6 +286,7 @@ class HarePresenter(Presenter[Any, Slot]):
             next_turn=view.turn,
             next_sequence=", ".join(sequence),
             next_first=sequence[0] if sequence else "",
+            repeat=find_ruleset(view.ruleset, view.options).postal_rotation,
             my_slots=_my_slots(view, reader) if not reader.viewer.is_gm else 0,
             game_notes=game_notes(view),
         )
@@ -259,7 +298,8 @@ class HarePresenter(Presenter[Any, Slot]):
     def order_lines(self, view: View, reader: Reader) -> list[str]:
         if view.over or all(view.runners[i].home for i in reader.seats):
             return []
-        return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", "HARE: TAKE"]
+        choice = find_ruleset(view.ruleset, view.options).choices[0]
+        return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", f"HARE: {choice}"]
 
     def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
         runners = [RunnerMark(r.seat, r.name, r.square, r.place) for r in view.runners]

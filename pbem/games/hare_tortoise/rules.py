@@ -140,6 +140,10 @@ class Ruleset:
     #: the options this ruleset accepts
     options: ClassVar[tuple[str, ...]] = ("partnership", "carrots-95", "face-to-face")
     summary: ClassVar[str] = ""
+    #: what a hare square does, for the welcome's race in brief ("A hare square ...")
+    hare_words: ClassVar[str] = "rolls a die plus your position on the hare table"
+    #: the welcome's example of a HARE line, and what it does
+    hare_example: ClassVar[tuple[str, str]] = ("HARE: GIVE", 'pay rather than draw on a "chew a carrot"')
 
     #: per game, set by the options (instance attributes)
     carrots_95: bool = False
@@ -213,6 +217,7 @@ class Intellect1974(ParlettClassic):
     title = "Intellect Games 1974 (Ravensburger 1978/79 board)"
     aliases = ("intellect",)
     summary = "as parlett-classic, but a numbered card 1-6 for the die and at most 20 carrots at HOME in any place"
+    hare_words = "turns up a numbered card (1 to 6) plus your position on the hare table"
 
     def home_allowance(self, place: int) -> int:
         return 20
@@ -243,6 +248,8 @@ class Parlett2010(VariablePig):
     deck = PARLETT_DECK
     choices = ("KEEP", "REFUSE")
     moves_off_when_stuck = True
+    hare_words = "draws the top card of the hare deck (15 cards, each goes back under the pile)"
+    hare_example = ("HARE: IF CARROTS > 40 THEN REFUSE ELSE KEEP", "refuse a gift of carrots when rich")
 
 
 class HaseIgelSam(VariablePig):
@@ -260,6 +267,8 @@ class HaseIgelSam(VariablePig):
     deck = SAM_DECK
     choices = ("TAKE", "GIVE", "NONE")
     free_backward = True
+    hare_words = "draws the top card of the hare deck (12 cards, reshuffled when used up)"
+    hare_example = ("HARE: IF CARROTS >= 10 THEN GIVE ELSE NONE", 'pay 10 on "give or take 10 carrots"')
     options = ("partnership", "face-to-face")
 
 
