@@ -64,6 +64,62 @@ BASE = "SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
      "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "also a seat name"),
     (f"OPTIONS carrots-95\n{BASE}", "carrots-95 needs 5 or 6 seats"),
     (f"{BASE}SUPPLY Ann carrots=5\n", "SUPPLY is for the two-player game only"),
+    # the audit of RULESETS.md's addendum: every rule that makes a case malformed
+    (f"RULES intellect-1974\n{BASE}DECK SHOW\n", "the ruleset intellect-1974 has no hare deck"),
+    (f"RULES parlett-classic\n{BASE}RESHUFFLE SHOW\n", "the ruleset parlett-classic has no hare deck"),
+    (f"{BASE}EXPECT-DECK-TOP SHOW\n", "the ruleset variable-pig has no hare deck"),
+    (f"RULES intellect-1974\n{BASE}EXPECT-DECK\n", "the ruleset intellect-1974 has no hare deck"),
+    (f"RULES hase-igel-sam\n{BASE}DICE 3\n", "hase-igel-sam uses hare cards, not dice"),
+    (f"RULES hase-igel-sam\n{BASE}DICE\n", "hase-igel-sam uses hare cards, not dice"),
+    ("RULES parlett-2010\nSEATS Ann Bob\nRUNNER Ann square=5 inert=no\nRUNNER Bob square=2\n",
+     "inert= is a key of hase-igel-sam only, not of parlett-2010"),
+    (f"RULES intellect-1974\n{BASE}EXPECT Ann inert=yes\n", "inert= is a key of hase-igel-sam only"),
+    (f"RULES hase-igel-sam\n{BASE}EXPECT Ann inert=maybe\n", "inert= takes yes or no"),
+    (f"{BASE}EXPECT Ann must=later\n", "must= takes eat or leave or none"),
+    (f"{BASE}EXPECT Ann skip=perhaps\n", "skip= takes yes or no"),
+    (f"{BASE}EXPECT-WINNER Zed\n", "EXPECT-WINNER 'Zed' is neither a seat nor a team"),
+    (f"RULES parlett-2010\n{BASE}EXPECT-DECK JOKER\n", "'JOKER' is not a card of the parlett-2010 deck"),
+    (f"RULES parlett-2010\n{BASE}EXPECT-DECK-TOP HALF HALF HALF\n", "HALF is listed 3 times; the deck has 2"),
+    (f"RULES hase-igel-sam\n{BASE}DECK DOWN-ONE DOWN-ONE DOWN-ONE\n", "DOWN-ONE is listed 3 times; the deck has 2"),
+    (f"RULES hase-igel-sam\n{BASE}DECK MISS\nDECK AGAIN\n", "DECK given twice"),
+    (f"RULES hase-igel-sam\n{BASE}RESHUFFLE MISS BACK-CARROT NEXT-CARROT AGAIN FREE-RIDE FREE-RIDE TAKE-GIVE TAKE-GIVE "
+     "LETTUCE UP-ONE DOWN-ONE\n", "RESHUFFLE lists the whole deck"),
+    (f"RULES parlett-2010\n{BASE}RESHUFFLE GIVE-BEHIND GIVE-BEHIND MISS-OR-AGAIN MISS-OR-AGAIN RESTORE-65 RESTORE-65 "
+     "PER-LETTUCE PER-LETTUCE FREE-RIDE FREE-RIDE HALF HALF SHOW SHOW SHUFFLE SHOW\n", "SHOW is listed 3 times"),
+    (f"OPTIONS face-to-face face-to-face\n{BASE}", "option face-to-face is given twice"),
+    (f"OPTIONS handicap\n{BASE}", "has no option 'handicap'"),
+    (f"RULES hase-igel-sam\nOPTIONS carrots-95\nSEATS Ann Bob Cyd Dot Eve\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
+     "RUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n", "has no option 'carrots-95'"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve\nTEAM Red Ann Cyd\nTEAM Blue Bob Dot Eve\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n",
+     "partnership needs 4 or 6 seats, not 5"),
+    ("OPTIONS partnership carrots-95\nSEATS Ann Bob Cyd Dot\nTEAM Red Ann Cyd\nTEAM Blue Bob Dot\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "carrots-95 needs 5 or 6 seats, not 4"),
+    (f"OPTIONS face-to-face\nFIRST Ann\n{BASE}", "with face-to-face the first mover"),
+    ("SEATS Ann Bob Cyd\nFIRST Ann\nRUNNER Ann square=home place=1\nRUNNER Bob square=2\nRUNNER Cyd square=3\n",
+     "FIRST Ann names a runner that is HOME"),
+    ("SEATS Ann Bob Cyd\nRUNNER Ann square=home place=1\nRUNNER Bob square=2\nRUNNER Cyd square=3\n",
+     "a runner is HOME, so FIRST is required"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM 1st Ann Cyd\nTEAM Blue Bob Dot\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "TEAM needs an id"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM Red Ann Cyd\nTEAM RED Bob Dot\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "two teams have the same name"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM Red Ann Cyd Ann\nTEAM Blue Bob\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "every seat exactly once"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot\nTEAM Red Ann Cyd\nTEAM Blue Bob Zed\nRUNNER Ann square=5\n"
+     "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\n", "TEAM names 'Zed', who is not in SEATS"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve Fay\nTEAM Red Ann Cyd\nTEAM Blue Bob Dot Eve Fay\n"
+     "RUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n"
+     "RUNNER Fay square=9\n", "not teams of 2 + 4"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve Fay\nTEAM X Ann Bob\nTEAM Y Cyd Dot\nTEAM Z Eve Fay\n"
+     "RUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n"
+     "RUNNER Fay square=9\n", "sit next to each other"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve Fay\nTEAM X Ann Cyd Eve\nTEAM Y Bob Dot Fay\nTEAM Z\n"
+     "RUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n"
+     "RUNNER Fay square=9\n", "not teams of 0 + 3 + 3"),
+    ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve Fay\nTEAM X Ann Dot\nTEAM Y Bob Cyd\nTEAM Z Eve Fay\n"
+     "RUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n"
+     "RUNNER Fay square=9\n", "sit next to each other"),
 ])
 def test_malformed_ruleset_case_lines(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "c.case").write_text(f"CASE m\n{text}END\n", encoding="utf-8")

@@ -58,6 +58,7 @@ class _Lines:
     expect_deck: list[str] | None = None
     expect_deck_top: list[str] | None = None
     expect_winner: str | None = None
+    expect_winner_line: int = 0
 
 
 class HareCases(CaseCodec):
@@ -90,8 +91,13 @@ class HareCases(CaseCodec):
             for key in ("carrots", "lettuces", "place"):
                 if key in kv and not (key == "place" and kv[key] == "none"):
                     _int(kv[key], key, case.path, line)
-            if "inert" in kv and kv["inert"] not in ("yes", "no"):
-                raise CaseFormatError(case.path, line, f"inert= takes yes or no, not {kv['inert']!r}")
+            for key, allowed in (("inert", ("yes", "no")), ("skip", ("yes", "no")), ("must", ("eat", "leave", "none"))):
+                if key in kv and kv[key] not in allowed:
+                    raise CaseFormatError(case.path, line, f"{key}= takes {' or '.join(allowed)}, not {kv[key]!r}")
+        winner = lines.expect_winner
+        if winner is not None and winner.lower() not in {n.lower() for n in (*case.seats, *(t for _, t, _ in lines.teams))}:
+            raise CaseFormatError(case.path, lines.expect_winner_line, f"EXPECT-WINNER {winner!r} is neither a seat "
+                                  "nor a team")
         listed = len(lines.deck or ())
         return HareCase(rules, state, tuple(lines.dice), lines.slots, tuple(lines.expect), listed,
                         tuple(tuple(r) for r in lines.reshuffles or ()),
@@ -134,7 +140,7 @@ class HareCases(CaseCodec):
             elif keyword == "EXPECT-WINNER":
                 if len(words) != 1:
                     raise CaseFormatError(path, line, "EXPECT-WINNER takes one name")
-                lines.expect_winner = words[0]
+                lines.expect_winner, lines.expect_winner_line = words[0], line
             elif keyword == "DICE":
                 if rules.deck is not None:
                     raise CaseFormatError(path, line, f"DICE: {rules.name} uses hare cards, not dice (use DECK)")
