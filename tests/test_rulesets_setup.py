@@ -88,7 +88,7 @@ BASE = "SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
      "PER-LETTUCE PER-LETTUCE FREE-RIDE FREE-RIDE HALF HALF SHOW SHOW SHUFFLE SHOW\n", "SHOW is listed 3 times"),
     (f"OPTIONS face-to-face face-to-face\n{BASE}", "option face-to-face is given twice"),
     (f"OPTIONS handicap\n{BASE}", "has no option 'handicap'"),
-    (f"RULES hase-igel-sam\nOPTIONS carrots-95\nSEATS Ann Bob Cyd Dot Eve\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
+    ("RULES hase-igel-sam\nOPTIONS carrots-95\nSEATS Ann Bob Cyd Dot Eve\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
      "RUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n", "has no option 'carrots-95'"),
     ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve\nTEAM Red Ann Cyd\nTEAM Blue Bob Dot Eve\nRUNNER Ann square=5\n"
      "RUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n",
