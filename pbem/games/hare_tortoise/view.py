@@ -85,12 +85,13 @@ def view(state: State, viewer: Viewer) -> View:
 
 
 def public_hare_detail(hare: HareRoll) -> str:
-    """What a hare result did, in words that give away no carrot holding."""
-    if hare.effect is HareEffect.HALVE:
+    """What a hare result or card did, in words that give away no carrot holding (the card HALF
+    and the card TAKE-GIVE as their die results 8 and 5; SHOW shows the carrots on purpose)."""
+    if hare.effect is HareEffect.HALVE or hare.card == "HALF":
         return "loses half of the carrots"
     if hare.effect is HareEffect.RESTORE:
         return "carrots restored"
-    if hare.effect is HareEffect.CHEW_CARROT:
+    if hare.effect is HareEffect.CHEW_CARROT or hare.card == "TAKE-GIVE":
         return hare.detail.partition(" (")[0]
     return hare.detail
 
@@ -115,9 +116,10 @@ def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tu
     for s in slots:
         if s.seat == seat:
             hare = s.hare
-            if hare is not None and hare.effect is HareEffect.HALVE:
+            if hare is not None and (hare.effect is HareEffect.HALVE or hare.card == "HALF"):
                 hare = hare._replace(detail=f"lost {shift} carrots")
-            elif hare is not None and hare.effect is HareEffect.CHEW_CARROT and "(" not in hare.detail:
+            elif (hare is not None and (hare.effect is HareEffect.CHEW_CARROT or hare.card == "TAKE-GIVE")
+                  and "(" not in hare.detail):
                 hare = hare._replace(detail=f"{hare.detail} (fewer than 10 to give)")
             s = s._replace(order=f"MOVE {shift}", chain=f"ADVANCE {shift}", tried=(),
                            carrots_before=(s.carrots_before or 0) + shift, carrots_after=(s.carrots_after or 0) + shift,
