@@ -16,7 +16,7 @@ from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
 from pbem.games.sheet import Accepted, Ignored, Rejected, Rejection, read_sheet
 from pbem.moderator import Moderator
-from tests.mailcheck import check_golden, report_differences, summary
+from tests.mailcheck import check_golden, parts_of, report_differences, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "sample_turns" / "badger"
@@ -67,6 +67,90 @@ def test_the_check_catches_unredacted_draws(campaign: tuple[Path, Moderator], mo
 
     monkeypatch.setattr(views, "redact", lambda event, viewer: event)
     assert list(report_differences(campaign[1], NAME))
+
+
+def _pictures(raw: bytes) -> list[bytes]:
+    return [data for kind, data in parts_of(raw) if kind == "image/png"]
+
+
+def test_each_players_picture_shows_her_own_hand_and_the_gms_none(campaign: tuple[Path, Moderator]) -> None:
+    """Every report carries one picture: a player's is drawn from her own view, with her hand
+    (in its words too); the GM's is the public picture, drawn once for the turn, with no hand."""
+    import email
+    import email.policy
+
+    _, m = campaign
+    game, players, turns = m.history(NAME)
+    engine = m.engine(game)
+    for record in turns[:3]:
+        after = m.state(game, record.after)
+        events = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+        mails = {mail.to: mail.raw
+                 for mail in m.mailer.reports(game, engine, players, after, events, turn=record.turn,
+                                              resolved=record.resolved_at, deadline=record.deadline)}
+        public = engine.presenter.picture(engine.view(after, Viewer.public()),
+                                          [engine.redact(e, Viewer.public()) for e in events],
+                                          title=f"{game.name} — after turn {record.turn}",
+                                          subtitle=record.resolved_at.strftime("Resolved %d %b %Y %H:%M UTC"))
+        gm = mails[m.config.address]
+        assert _pictures(gm) == [public.png]
+        own = set()
+        for p in players:
+            [png] = _pictures(mails[p.email])
+            assert png != public.png
+            own.add(png)
+            html = email.message_from_bytes(mails[p.email], policy=email.policy.default).get_body(("html",))
+            assert html is not None
+            hand = " ".join(c.token for c in sorted(after.race.hands[p.seat])) or "no cards"
+            assert f"Your hand: {hand}." in str(html.get_content())  # type: ignore[attr-defined]
+        assert len(own) == len(players)
+        gm_html = email.message_from_bytes(gm, policy=email.policy.default).get_body(("html",))
+        assert gm_html is not None and "Your hand" not in str(gm_html.get_content())  # type: ignore[attr-defined]
+
+
+def test_the_public_picture_shows_no_hand_even_from_the_gms_view() -> None:
+    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(3, 0))
+    pictures = [GAME.presenter.picture(GAME.view(state, viewer), [], title="t", subtitle="s")
+                for viewer in (Viewer.public(), Viewer.gm(), Viewer(0))]
+    assert pictures[0] == pictures[1] == pictures[2]
+    assert "hand" not in pictures[0].svg.lower()
+
+
+def test_the_archive_shows_the_public_picture_only(campaign: tuple[Path, Moderator], tmp_path: Path) -> None:
+    from pbem.archive import build_archive
+
+    build_archive(campaign[1], tmp_path / "site", [NAME])
+    boards = list((tmp_path / "site").rglob("board-*.svg"))
+    assert boards
+    assert not [b.name for b in boards if "Your hand" in b.read_text(encoding="utf-8")]
+
+
+def test_the_check_catches_a_picture_that_shows_the_other_hand(campaign: tuple[Path, Moderator],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted leak in the picture alone: the reader's picture draws the other player's hand,
+    while her report stays honest. The check names the picture (and the HTML, which holds the
+    picture's words) as the parts that leak, never the text."""
+    from dataclasses import replace
+
+    from pbem.games.badger_bunny import present
+    from pbem.games.badger_bunny import view as views
+
+    honest_view, honest_report = views.view, present.BadgerPresenter.report
+
+    def honest(view: views.View, reader: present.Reader) -> views.View:
+        seats = tuple(s if s.seat in reader.seats or view.race_over else replace(s, hand=None) for s in view.seats)
+        return replace(view, seats=(seats[0], seats[1]), aside=view.aside if view.race_over else None)
+
+    def leaky_picture(self: present.BadgerPresenter, view: views.View, resolutions: object, reader: present.Reader,
+                      *, title: str, subtitle: str) -> present.Picture:
+        return present._picture(view, view.seats[1 - reader.seats[0]].hand, title=title, subtitle=subtitle)
+
+    monkeypatch.setattr(views, "view", lambda state, viewer: honest_view(state, Viewer.gm()))
+    monkeypatch.setattr(present.BadgerPresenter, "report",
+                        lambda self, view, events, reader: honest_report(self, honest(view, reader), events, reader))
+    monkeypatch.setattr(present.BadgerPresenter, "reader_picture", leaky_picture)
+    found = list(report_differences(campaign[1], NAME))
+    assert found and all(f.endswith("(text/html, image/png)") for f in found), found[:3]
 
 
 def test_welcome_shows_the_hare_his_hand_only() -> None:
