@@ -108,6 +108,26 @@ def test_each_players_picture_shows_her_own_hand_and_the_gms_none(campaign: tupl
         assert gm_html is not None and "Your hand" not in str(gm_html.get_content())  # type: ignore[attr-defined]
 
 
+def test_the_reports_of_a_turn_draw_the_public_picture_once_and_one_picture_per_player(
+        campaign: tuple[Path, Moderator], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.games.badger_bunny.present import BadgerPresenter
+
+    _, m = campaign
+    game, players, turns = m.history(NAME)
+    engine = m.engine(game)
+    calls: list[str] = []
+    public, own = BadgerPresenter.picture, BadgerPresenter.reader_picture
+    monkeypatch.setattr(BadgerPresenter, "picture", lambda self, *a, **k: calls.append("public") or public(self, *a, **k))
+    monkeypatch.setattr(BadgerPresenter, "reader_picture",
+                        lambda self, *a, **k: calls.append("own") or own(self, *a, **k))
+    record = turns[0]
+    out = m.mailer.reports(game, engine, players, m.state(game, record.after),
+                           [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
+                           turn=record.turn, resolved=record.resolved_at, deadline=record.deadline)
+    assert calls == ["public", "own", "own"]
+    assert [len(_pictures(mail.raw)) for mail in out] == [1, 1, 1]
+
+
 def test_the_public_picture_shows_no_hand_even_from_the_gms_view() -> None:
     state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(3, 0))
     pictures = [GAME.presenter.picture(GAME.view(state, viewer), [], title="t", subtitle="s")
