@@ -365,3 +365,45 @@ def test_the_reminder_tells_the_waiting_and_the_acting_player_apart(campaign: tu
     acting = state.seats[state.race.act]
     assert "The race waits for your" in texts[acting]
     assert all("send lines ahead" in t for n, t in texts.items() if n != acting)
+
+
+@pytest.mark.parametrize("ruleset", ["basic", "extended"])
+@pytest.mark.parametrize("options", [(), ("excuse",)])
+def test_the_strong_players_simulator_plays_the_rules_of_the_engine(ruleset: str, options: tuple[str, ...]) -> None:
+    """The playouts' fast race and the engine agree on every legal set, and, given the same sets
+    (and passes) turn by turn from the same deal, stay in the same position to the race's end."""
+    from dataclasses import replace
+
+    from pbem.games.badger_bunny import engine, playout
+    from pbem.games.badger_bunny.orders import parse_text
+
+    for seed in range(6):
+        state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), SeededChance(seed, 0))
+        t = playout.table(state.deck.extended, state.deck.excuse)
+        r = state.race
+        sim = playout.Race([[t.index[c] for c in h] for h in r.hands], [[t.index[c] for c in d] for d in r.decks],
+                           [t.index[c[-1]] for c in r.courses], r.hare, r.act, r.drawn, playout.NO_SERIES, -1,
+                           playout.NONE)
+        rng = random.Random(seed)
+        while not state.race.over:
+            playout.begin_turn(sim)
+            p = sim.act
+            drawn = replace(state.race.with_seat(p, hand=tuple(t.cards[c] for c in sim.hands[p]),
+                                                 deck=tuple(t.cards[c] for c in sim.decks[p])), drawn=True)
+            options = playout.sets(t, sim, p, full=True)
+            assert engine.has_legal_set(drawn, state.deck, p) == bool(options)
+            for s in options:
+                legal = engine.check_set(drawn, state.deck, p, [t.cards[c] for c in s])
+                assert isinstance(legal, engine.Set) and [t.index[c] for c in legal.cards] == list(s), legal
+            chosen = rng.choice(options) if options and rng.random() < 0.85 else None
+            text = "PASS" if chosen is None else "PLAY " + " ".join(t.cards[c].token for c in chosen)
+            sheets = [None, None]
+            sheets[p] = parse_text(text, state.deck)
+            state, _ = engine.run(state, sheets, max_turns=1)
+            playout.play(t, sim, p, chosen)
+            r = state.race
+            assert [sorted(t.index[c] for c in h) for h in r.hands] == [sorted(h) for h in sim.hands]
+            assert [[t.index[c] for c in d] for d in r.decks] == sim.decks
+            assert [t.index[c[-1]] for c in r.courses] == sim.tops
+            assert (r.act, r.over, r.scores[0], r.scores[1]) == (sim.act, sim.over, *sim.scores)
+        assert (state.race.winner if state.race.winner is not None else -1) == sim.winner
