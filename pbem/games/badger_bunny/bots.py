@@ -28,11 +28,13 @@ from pbem.games.chance import Chance
 BASELINE = "DEFAULT: PLAY LOWEST ELSE PASS"
 #: playouts per sheet at the default setting, shared among the candidate plays
 DEFAULT_PLAYOUTS = 480
-#: deals of the unseen cards per candidate at least (fewer candidates get more)
+#: deals of the unseen cards per candidate at least (fewer candidates get more); with more
+#: candidates than that allows, a first round keeps the best FINALISTS
 MIN_DEALS = 12
+FINALISTS = 8
 _KINDS = {"single": playout.SINGLE, "multiple": playout.MULTIPLE, "straight": playout.STRAIGHT}
 _LAST = {"none": playout.NONE, "play": playout.PLAY, "pass": playout.PASS, "dead-pass": playout.DEAD}
-WAITING = "# waiting for the other player: this seat writes when its turn comes"
+WAITING = "# the other player is to act: this seat writes its line when its own turn comes"
 
 
 class Baseline(Bot[State]):
@@ -81,27 +83,45 @@ def utility(view: Any, race: playout.Race, me: int) -> float:
 
 
 def choose(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> playout.Set | None:
-    """The play (None: pass) that did best over deals of the unseen cards, each played out."""
+    """The play (None: pass) that did best over deals of the unseen cards, each played out.
+
+    Every candidate is played out from the same deals (so that luck falls alike on all). With
+    more candidates than the budget gives `MIN_DEALS` each, half the budget (at least two deals
+    each) sorts them, and the other half goes to the best `FINALISTS`: a sheet never costs much
+    more than `playouts` + 2 x candidates playouts.
+    """
     t, race, me, unseen, counts = position(view)
     candidates: list[playout.Set | None] = [*playout.sets(t, race, me, full=True), None]
     if len(candidates) == 1:
         return None
-    deals = max(MIN_DEALS, playouts // len(candidates))
     totals = [0.0] * len(candidates)
+    runs = [0] * len(candidates)
     order = list(range(len(unseen)))
-    for _ in range(deals):
-        rng.shuffle(order)
-        other_hand, other_deck, my_deck, _aside = playout.deal_unseen(unseen, counts, order)
-        base = race.copy()
-        base.hands[1 - me] = other_hand
-        base.decks[1 - me] = other_deck
-        base.decks[me] = my_deck
-        for i, chosen in enumerate(candidates):
-            r = base.copy()
-            playout.play(t, r, me, chosen)
-            playout.run_out(t, r)
-            totals[i] += utility(view, r, me)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+
+    def sample(which: list[int], deals: int) -> None:
+        for _ in range(deals):
+            rng.shuffle(order)
+            other_hand, other_deck, my_deck, _aside = playout.deal_unseen(unseen, counts, order)
+            base = race.copy()
+            base.hands[1 - me] = other_hand
+            base.decks[1 - me] = other_deck
+            base.decks[me] = my_deck
+            for i in which:
+                r = base.copy()
+                playout.play(t, r, me, candidates[i])
+                playout.run_out(t, r)
+                totals[i] += utility(view, r, me)
+                runs[i] += 1
+
+    everyone = list(range(len(candidates)))
+    if playouts // len(candidates) >= MIN_DEALS:
+        sample(everyone, playouts // len(candidates))
+    else:
+        sample(everyone, max(2, playouts // 2 // len(candidates)))
+        finalists = sorted(everyone, key=lambda i: (-totals[i] / runs[i], i))[:FINALISTS]
+        sample(finalists, playouts // 2 // FINALISTS)
+        everyone = finalists
+    best = max(everyone, key=lambda i: (totals[i] / runs[i], -i))
     return candidates[best]
 
 
