@@ -184,8 +184,13 @@ class Mailer:
             view = engine.view(after, reader.viewer)
             seen = [engine.redact(r, reader.viewer) for r in resolutions]
             letter = engine.presenter.report(view, seen, reader)
+            shown, alt = picture, drawn.alt
+            if player is not None and engine.presenter.private_pictures:  # a player's own picture, from her view
+                own = engine.presenter.reader_picture(view, seen, reader, title=title,
+                                                      subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
+                shown, alt = Picture(picture.filename, picture.cid, own.png), own.alt
             env = self._envelope(game, engine, turn, reader, player, view, deadline,
-                                 resolved_at=when(resolved), board_cid=picture.cid, board_alt=drawn.alt,
+                                 resolved_at=when(resolved), board_cid=shown.cid, board_alt=alt,
                                  correction=correction,
                                  notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes),
                                  computers=computers)
@@ -197,7 +202,7 @@ class Mailer:
             msg_id = message_id(game.name, "report", turn, who, *((f"c{correction}",) if correction else ()),
                                 *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
-                                html=_part(letter.html, env) if letter.html else None, pictures=[picture],
+                                html=_part(letter.html, env) if letter.html else None, pictures=[shown],
                                 date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
             kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
             out.append(Outgoing(kind, to, msg_id, subject, raw))

@@ -46,7 +46,8 @@ def check_golden(outbox: Path, golden: Path) -> None:
 def report_differences(m: Moderator, name: str) -> Iterator[str]:
     """Every (turn, reader, other seat) whose report depends on the other seat's hidden values:
     each turn's reports are rendered as stored and with one seat's hidden values changed by the
-    game's `vary_hidden`; every other reader's mail must be the same bytes."""
+    game's `vary_hidden`; every other reader's mail must be the same bytes: text, HTML and the
+    picture, which in a game with `private_pictures` is drawn from each reader's own view."""
     game, players, turns = m.history(name)
     engine = m.engine(game)
     for record in turns:
@@ -68,4 +69,24 @@ def report_differences(m: Moderator, name: str) -> Iterator[str]:
                 assert varied[other.email] != plain[other.email], "vary_hidden changed nothing the owner sees"
                 for reader in players:
                     if reader.email and reader.seat != other.seat and varied[reader.email] != plain[reader.email]:
-                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values"
+                        where = ", ".join(differing_parts(plain[reader.email], varied[reader.email])) or "headers"
+                        yield f"turn {record.turn}: {reader.name}'s report shows {other.name}'s hidden values ({where})"
+
+
+def parts_of(raw: bytes) -> list[tuple[str, bytes]]:
+    """The leaf parts of a mail, each as (content type, decoded bytes)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    out = []
+    for part in msg.walk():
+        if not part.is_multipart():
+            payload = part.get_payload(decode=True)
+            out.append((part.get_content_type(), payload if isinstance(payload, bytes) else b""))
+    return out
+
+
+def differing_parts(a: bytes, b: bytes) -> list[str]:
+    """The content types of the parts in which two mails differ (the picture is `image/png`)."""
+    pa, pb = parts_of(a), parts_of(b)
+    if [t for t, _ in pa] != [t for t, _ in pb]:
+        return ["the parts themselves"]
+    return [t for (t, x), (_, y) in zip(pa, pb, strict=True) if x != y]

@@ -64,3 +64,25 @@ def test_welcome_mails_show_no_other_seats_hidden_values(tmp_path: Path) -> None
                 a = m.mailer.welcome(game, engine, state, reader, game.created_at).raw
                 b = m.mailer.welcome(game, engine, varied, reader, game.created_at).raw
                 assert a == b, (reader.name, other.name)
+
+
+def test_a_game_with_one_public_picture_draws_it_once_per_turn(campaign: Moderator,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hare & Tortoise keeps one public picture: the reports of a turn draw it once, and no
+    reader's own picture is drawn (that is for games that set `private_pictures`)."""
+    import json
+
+    game, players, turns = campaign.history("sample-race")
+    engine = campaign.engine(game)
+    assert not engine.presenter.private_pictures
+    calls: list[str] = []
+    cls = type(engine.presenter)
+    public, own = cls.picture, cls.reader_picture
+    monkeypatch.setattr(cls, "picture", lambda self, *a, **k: calls.append("public") or public(self, *a, **k))
+    monkeypatch.setattr(cls, "reader_picture", lambda self, *a, **k: calls.append("own") or own(self, *a, **k))
+    record = turns[0]
+    out = campaign.mailer.reports(game, engine, players, campaign.state(game, record.after),
+                                  [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
+                                  turn=record.turn, resolved=record.resolved_at, deadline=record.deadline)
+    assert len(out) == len([p for p in players if p.email]) + 1
+    assert calls == ["public"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.games.base import Parsed, Viewer
 
@@ -76,9 +76,21 @@ class Presenter(ABC, Generic[S, R]):
     def order_lines(self, view: Any, reader: Reader) -> list[str]:
         """The order lines of a ready-to-edit sheet (the header lines are added around them)."""
 
+    #: whether each player's report carries a picture of her own (`reader_picture`, drawn from her
+    #: own view) instead of the one public picture of the turn; the GM's copy, the archive and
+    #: `pbem board` always show the public picture
+    private_pictures: ClassVar[bool] = False
+
     @abstractmethod
     def picture(self, view: Any, resolutions: Sequence[R], *, title: str, subtitle: str) -> Picture:
         """The board after the turn; the same for every reader (it shows nothing hidden)."""
+
+    def reader_picture(self, view: Any, resolutions: Sequence[R], reader: Reader, *, title: str,
+                       subtitle: str) -> Picture:
+        """The picture in one player's report when `private_pictures` is set: `view` and
+        `resolutions` are hers (already redacted for her), so it may show what she alone sees.
+        By default, the public picture."""
+        return self.picture(view, resolutions, title=title, subtitle=subtitle)
 
     @abstractmethod
     def position_lines(self, view: Any) -> list[str]:

@@ -62,7 +62,7 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
         moves=Moves.SEQUENTIAL,
         information=Information.IMPERFECT,
         resolve_on_receipt=True,
-        bot_levels=("greedy", "baseline"),
+        bot_levels=("strong", "baseline"),
     )
     schema_version = 1
 

@@ -33,20 +33,39 @@ def card_svg(token: str, x: float, y: float) -> str:
     return "".join(out)
 
 
-def race_svg(rows: Sequence[tuple[str, Sequence[str]]], *, title: str, subtitle: str, series: str) -> str:
-    """The courses (a label and its cards, start card first) under a title; long courses wrap."""
+def race_svg(rows: Sequence[tuple[str, Sequence[str]]], *, title: str, subtitle: str, series: str,
+             hand: tuple[str, Sequence[str]] | None = None) -> str:
+    """The courses (a label and its cards, start card first) under a title, then the open series;
+    long courses wrap. `hand` (a label and its cards) adds a reader's own hand below, on a band
+    of its own, for her own picture only."""
     per_line = 12
     width = 130 + per_line * (CARD_W + GAP) + 10
     parts: list[str] = []
     y = 52.0
-    for name, cards in rows:
+
+    def row(name: str, cards: Sequence[str]) -> None:
+        nonlocal y
         parts.append(label(name, 10, y + CARD_H / 2 + 4, 13, bold=True))
         lines = max(1, (len(cards) + per_line - 1) // per_line)
         for i, token in enumerate(cards):
             parts.append(card_svg(token, 130 + (i % per_line) * (CARD_W + GAP), y + (i // per_line) * (CARD_H + GAP)))
         y += lines * (CARD_H + GAP) + 12
+
+    for name, cards in rows:
+        row(name, cards)
     parts.append(label(series, 10, y + 10, 12))
-    height = y + 24
+    y += 24
+    if hand is not None:
+        lines = max(1, (len(hand[1]) + per_line - 1) // per_line)
+        parts.append(f'<rect x="4" y="{num(y)}" width="{num(width - 8)}" height="{num(lines * (CARD_H + GAP) + 14)}" '
+                     f'rx="6" fill="#e6dcc3"/>')
+        y += 8
+        if hand[1]:
+            row(hand[0], hand[1])
+        else:
+            parts.append(label(f"{hand[0]}: no cards", 10, y + CARD_H / 2 + 4, 13, bold=True))
+            y += CARD_H + GAP + 12
+    height = y
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" role="img" aria-label="{escape(title)}">'
             f'<rect width="100%" height="100%" fill="#f4efe2"/>'

@@ -136,6 +136,18 @@ def _next(view: View) -> str:
     return f"mail turn {view.turn}: {name}'s turn{drawn}; the run starts when {name}'s sheet arrives"
 
 
+def _picture(view: View, hand: tuple[str, ...] | None, *, title: str, subtitle: str) -> Picture:
+    """Both courses and the open series, and `hand` (the reader's own, in her own picture only)."""
+    rows = [(f"{s.name} ({s.role})", s.course) for s in view.seats]
+    series = f"Open series: {view.series}" if view.series else "No series open"
+    mine = None if hand is None else (f"Your hand ({len(hand)})", hand)
+    svg = race_svg(rows, title=title, subtitle=subtitle, series=series, hand=mine)
+    alt = "; ".join(f"{s.name}'s course: {' '.join(s.course)}" for s in view.seats) + f". {series}."
+    if hand is not None:
+        alt += f" Your hand: {' '.join(hand) or 'no cards'}."
+    return Picture(svg, svg_to_png(svg), alt)
+
+
 class BadgerPresenter(Presenter[Any, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
         me = _me(view, reader)
@@ -186,12 +198,17 @@ class BadgerPresenter(Presenter[Any, Event]):
             return []
         return ["DEFAULT: PLAY LOWEST ELSE PASS"]
 
+    #: each player's picture shows her own hand too (the GM's copy and the archive show none)
+    private_pictures = True
+
     def picture(self, view: View, resolutions: Sequence[Event], *, title: str, subtitle: str) -> Picture:
-        rows = [(f"{s.name} ({s.role})", s.course) for s in view.seats]
-        series = f"Open series: {view.series}" if view.series else "No series open"
-        svg = race_svg(rows, title=title, subtitle=subtitle, series=series)
-        alt = "; ".join(f"{s.name}'s course: {' '.join(s.course)}" for s in view.seats) + f". {series}."
-        return Picture(svg, svg_to_png(svg), alt)
+        return _picture(view, None, title=title, subtitle=subtitle)
+
+    def reader_picture(self, view: View, resolutions: Sequence[Event], reader: Reader, *, title: str,
+                       subtitle: str) -> Picture:
+        me = _me(view, reader)
+        hand = view.seats[me].hand if me is not None else None
+        return _picture(view, hand, title=title, subtitle=subtitle)
 
     def position_lines(self, view: View) -> list[str]:
         out = [f"race {view.race}, mail turn {view.turn}"]
