@@ -248,7 +248,8 @@ class _Build(Transformer[Token, object]):
         known = {k: p for k, (_, p) in self.players.items()}
         close = difflib.get_close_matches(key, list(known), n=1)
         hint = f" — did you mean {known[close[0]]}?" if close else f" (players: {', '.join(known.values())})"
-        raise _LineError(name.column or 1, f"no player called {key.capitalize()}{hint}")
+        what = "player" if self.two is None else "runner"
+        raise _LineError(name.column or 1, f"no {what} called {key.capitalize()}{hint}")
 
     def square_is(self, square: Token, neg: Token | None, word: Token) -> Condition:
         atom = SquareIs(_square(square), free=word.type == "FREE")
@@ -352,6 +353,8 @@ def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[i
             return column, f"missing THEN before {found.upper()!r}"
         if "ELSE" in expected and token.type in ("IF",):
             return column, "missing ELSE before IF"
+        if token.type == "NAME" and text.lstrip()[:4].lower() == "hare" and str(token) in {p.lower() for p in players}:
+            return column, f"{found} names a runner; a HARE choice names none (the runner concerned chooses)"
         if token.type == "NAME":
             vocabulary = [w for w in KEYWORDS] + [p.lower() for p in players]
             close = difflib.get_close_matches(str(token), vocabulary, n=1)
