@@ -156,7 +156,7 @@ class _Turn:
             self.owner = [j >> 1 for j in range(self.n)]
             self.car = _Pair(car[::2])
             self.let = _Pair(let[::2])
-            self.skip = _Pair(skip[::2])  # type: ignore[arg-type]
+            self.skip = _Pair(skip[::2])
         occ = self.occ = [0] * (HOME + 1)
         for s in sq:
             occ[s] += 1

@@ -55,7 +55,7 @@ def two_player_finisher(seat: str) -> str:
     alts = [f"IF LETTUCES = 0 THEN {seat}1 HOME", f"IF LETTUCES = 0 THEN {seat}2 HOME"]
     for me, mate in ((f"{seat}1", f"{seat}2"), (f"{seat}2", f"{seat}1")):
         alts.append(f"IF {mate} IS NOT BEHIND AND LETTUCES > 0 THEN {me} NEXT LETTUCE")
-    for me, mate in ((f"{seat}1", f"{seat}2"), (f"{seat}2", f"{seat}1")):
+    for me in (f"{seat}1", f"{seat}2"):
         alts.append(f"IF MY SQUARE > 50 AND CARROTS > 10 THEN {me} STAY GIVE")
     for me, mate in ((f"{seat}1", f"{seat}2"), (f"{seat}2", f"{seat}1")):
         alts.append(f"IF {mate} IS NOT BEHIND AND CARROTS > 60 THEN {me} ADVANCE 4")
