@@ -193,12 +193,12 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
     def preview(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
         from pbem.games.hare_tortoise.preview import preview
 
-        return tuple(preview(find_ruleset(state.ruleset), state, orders, seat))
+        return tuple(preview(self.rules_of(state), state, orders, seat))
 
     def lint(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
         from pbem.games.hare_tortoise.lint import lint
 
-        return tuple(lint(find_ruleset(state.ruleset), state, orders, seat))
+        return tuple(lint(self.rules_of(state), state, orders, seat))
 
     def edit(self, state: State, seat: int, key: str, value: str) -> State:
         from pbem.games.hare_tortoise.edit import edit
