@@ -80,6 +80,8 @@ class WelcomeContext:
     my_slots: int
     #: how this game's ruleset and options differ from the race in brief (none for variable-pig)
     rules_notes: tuple[str, ...] = ()
+    #: two-player: order examples with the reader's runner names (else the template's own)
+    order_examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,16 @@ def two_player_notes(view: View, carrots: int, lettuces: int, fixed_limit: int |
     ]
 
 
+def _two_player_examples(view: View, reader: Reader) -> tuple[str, ...]:
+    """Two-player: the welcome's order examples, written with the reader's own runner names."""
+    seat = reader.seats[0] if reader.seats else 0
+    me, other = view.seats[seat].upper(), view.seats[1 - seat].upper()
+    return (f"MOVE: IF SQUARE 22 IS FREE AND RANK >= 3 THEN {me}2 TO 22 ELSE {me}1 NEXT CARROT",
+            f"MOVE: IF {other}1 IS AHEAD THEN {me}1 BACK ELSE {me}2 NEXT",
+            f"DEFAULT: {me}1 NEXT LETTUCE ELSE {me}2 NEXT     (for any slot beyond your MOVE lines)",
+            f"HARE: {find_ruleset(view.ruleset, view.options).choices[-1]}")
+
+
 def game_notes(view: View) -> tuple[str, ...]:
     """The report's lines on the hare deck, the inert squares, the teams and the two-player supplies."""
     notes: list[str] = []
@@ -253,6 +265,7 @@ class HarePresenter(Presenter[Any, Slot]):
             first=sequence[0] if sequence else "",
             my_slots=_my_slots(view, reader),
             rules_notes=rules_notes(view),
+            order_examples=_two_player_examples(view, reader) if view.per_seat > 1 else (),
         )
         return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
