@@ -265,3 +265,60 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
         orders = [r for r in m.store.messages(session) if r.source != "computer-player"]
     assert orders and {r.status for r in orders} == {"accepted"}
     assert list(report_differences(m, "duo")) == []
+
+
+def test_the_report_shows_both_runners_and_the_supply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    run = CliRunner()
+    assert run.invoke(main, ["init", "."]).exit_code == 0
+    result = run.invoke(main, ["new-game", "duo", "--rules", "parlett-2010", "--option", "two-player", "--seed", "3",
+                               "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.net"])
+    assert result.exit_code == 0, result.output
+    (tmp_path / "ann.txt").write_text("MOVE: ANN1 TO 5\nMOVE: IF SQUARE 7 IS FREE THEN ANN2 TO 7 ELSE ANN2 NEXT\n")
+    (tmp_path / "bob.txt").write_text("MOVE: BOB1 TO 10\n")
+    for seat, sheet in (("Ann", "ann.txt"), ("Bob", "bob.txt")):
+        assert run.invoke(main, ["sheet", "duo", seat, sheet]).exit_code == 0
+    assert run.invoke(main, ["resolve-turn", "duo"]).exit_code == 0
+    ann = _last_mail_to(tmp_path, "ann@example.org")
+    bob = _last_mail_to(tmp_path, "bob@example.net")
+    assert ann.split("WHAT HAPPENED\n")[1].split("Reply to")[0] == (
+        "1. Ann1 moves from START to square 5\n"
+        "     pays 15 carrots\n"
+        "     order: MOVE 1: Ann1 TO 5\n"
+        "       1. Ann1 TO 5 — taken\n"
+        "     carrots 95 -> 80, lettuces 5 -> 5\n"
+        "2. Bob1 moves from START to square 10\n"
+        "     pays 55 carrots\n"
+        "     a lettuce square: eats at the next slot\n"
+        "3. Ann2 moves from START to square 7\n"
+        "     pays 28 carrots\n"
+        "     order: MOVE 2: IF SQUARE 7 IS FREE THEN Ann2 TO 7 ELSE Ann2 NEXT\n"
+        "       1. IF SQUARE 7 IS FREE THEN Ann2 TO 7 — taken\n"
+        "     carrots 80 -> 52, lettuces 5 -> 5\n"
+        "\n"
+        "STANDINGS\n"
+        "  1st         Bob1       square 10    lettuces 5  (eats a lettuce next slot)\n"
+        "  2nd         Ann2       square 7     lettuces 5  carrots 52\n"
+        "  3rd         Ann1       square 5     lettuces 5  carrots 52\n"
+        "  4th         Bob2       square START lettuces 5\n"
+        "  Supplies (one for both runners of a player): Ann 52 carrots, 5 lettuces; Bob 5 lettuces.\n"
+        "  Hare deck: 15 cards in the draw pile.\n"
+        "\n"
+        "YOU\n"
+        "  Ann1 on square 5, position 3; Ann2 on square 7, position 2\n"
+        "  Your supply (both runners): 52 carrots, 5 lettuces\n"
+        "\n"
+        "NEXT TURN: 2\n"
+        "  Order of play: Bob, Ann, Bob (Bob moves first and last)\n"
+        "  You have 1 slot: send one MOVE line for each.\n"
+        "  Deadline: no deadline set\n"
+        "\n"
+    )
+    assert "Supplies (one for both runners of a player): Ann 5 lettuces; Bob 40 carrots, 5 lettuces." in bob
+    assert "  Bob1 on square 10, position 1; Bob2 on START, position 4\n" in bob
+    assert "Bob1 eats a lettuce at your next slot (your MOVE line for it is used up)." in bob
+    assert "MOVE: Bob1 NEXT ELSE Bob2 NEXT\nMOVE: Bob1 NEXT ELSE Bob2 NEXT\nDEFAULT: Bob1 NEXT ELSE Bob2 NEXT\n" \
+        "HARE: KEEP" in bob
+    assert "carrots 95 -> 80" not in bob and "52" not in bob.split("STANDINGS")[1]

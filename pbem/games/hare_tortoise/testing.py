@@ -50,16 +50,16 @@ MALFORMED = (
 
 
 def two_player_finisher(seat: str) -> str:
-    """Two-player: a sheet that brings both runners home, moving the rear runner (the one whose
-    partner is not behind it): both eat the supply's lettuces on the way, then go HOME."""
-    alts = [f"IF LETTUCES = 0 THEN {seat}1 HOME", f"IF LETTUCES = 0 THEN {seat}2 HOME"]
-    for me, mate in ((f"{seat}1", f"{seat}2"), (f"{seat}2", f"{seat}1")):
-        alts.append(f"IF {mate} IS NOT BEHIND AND LETTUCES > 0 THEN {me} NEXT LETTUCE")
-    for me in (f"{seat}1", f"{seat}2"):
-        alts.append(f"IF MY SQUARE > 50 AND CARROTS > 10 THEN {me} STAY GIVE")
-    for me, mate in ((f"{seat}1", f"{seat}2"), (f"{seat}2", f"{seat}1")):
-        alts.append(f"IF {mate} IS NOT BEHIND AND CARROTS > 60 THEN {me} ADVANCE 4")
-    # else the default move: the rear runner to the nearest square ahead
+    """Two-player: a sheet that brings both runners home: both eat the supply's lettuces on the
+    way (the rear one first), a hoard is spent on long moves (after falling back), carrots are
+    shed near the end, then HOME; otherwise the default move moves the rear runner on."""
+    one, two = f"{seat}1", f"{seat}2"
+    alts = [f"IF LETTUCES = 0 THEN {one} HOME", f"IF LETTUCES = 0 THEN {two} HOME",
+            f"IF {two} IS NOT BEHIND AND LETTUCES > 0 THEN {one} NEXT LETTUCE",
+            f"IF {one} IS NOT BEHIND AND LETTUCES > 0 THEN {two} NEXT LETTUCE"]
+    alts += [f"IF CARROTS > 120 AND MY SQUARE > 24 THEN {me} BACK" for me in (one, two)]
+    alts += [f"IF CARROTS > 120 THEN {me} ADVANCE 25" for me in (one, two)]
+    alts += [f"IF MY SQUARE > 50 THEN {me} STAY GIVE" for me in (one, two)]
     return "DEFAULT: " + " ELSE ".join(alts)
 
 
@@ -145,14 +145,21 @@ def _action(rng: random.Random) -> str:
     ])
 
 
+def _actor(rng: random.Random, seats: Sequence[str], actors: Sequence[str]) -> str:
+    """Two-player: the acting runner before an action, now and then another player's or none
+    (nothing, and no draw, in the one-runner game)."""
+    if not actors:
+        return ""
+    name = rng.choice(actors) if rng.random() < 0.97 else rng.choice([*seats, ""])
+    return f"{name} " if name else ""
+
+
 def _chain(rng: random.Random, seats: Sequence[str], actors: Sequence[str] = ()) -> str:
     alts = []
     for _ in range(rng.randint(1, 4)):
-        action = _action(rng)
-        if actors:  # two-player: the acting runner, now and then another player's or none
-            action = f"{rng.choice(actors) if rng.random() < 0.97 else rng.choice([*seats, ''])} {action}".strip()
         if rng.random() < 0.6:
-            alts.append(f"IF {_condition(rng, seats)} THEN {action}")
+            condition = _condition(rng, seats)
+            alts.append(f"IF {condition} THEN {_actor(rng, seats, actors)}{_action(rng)}")
         else:
-            alts.append(action)
+            alts.append(f"{_actor(rng, seats, actors)}{_action(rng)}")
     return " ELSE ".join(alts)
