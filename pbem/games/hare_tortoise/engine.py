@@ -105,6 +105,10 @@ def _tables(board: Board) -> _Tables:
     return t
 
 
+#: each runner is its own player's (the one-runner game): runner i belongs to seat i
+_IDENTITY = range(HOME)
+
+
 class _Pair(list[int]):
     """Two-player: a per-runner view of a per-player value (the supply's carrots and lettuces, the
     missed-slot flag). Runners 2k and 2k + 1 read and write entry k, so every rule that gives,
@@ -148,7 +152,7 @@ class _Turn:
         # player's (see _Pair). None and the identity in the one-runner game.
         self.per = state.per_seat
         self.mate: list[int] | None = None
-        self.owner = list(range(self.n))
+        self.owner: Sequence[int] = _IDENTITY
         self.actor = -1  # two-player: the runner the last chain moved
         self.only = -1  # two-player: after being stuck, the one runner that may move off
         if self.per > 1:
@@ -601,12 +605,13 @@ def resolve_turn(
     """Play the state's turn: every slot in the rotating sequence, each with its resolution."""
     if state.over:
         raise PbemError("the game is over: there is no turn left to resolve")
-    per = state.per_seat
-    if len(sheets) * per != len(state.runners):
-        raise ValueError("one order sheet (or None) per seat is needed")
     t = _Turn(rules, state)
+    per = t.per
+    if len(sheets) * per != t.n:
+        raise ValueError("one order sheet (or None) per seat is needed")
     orders = [_orders(s, t.tab) for s in sheets]
-    t.choose = [o[2] for o in orders for _ in range(per)]  # by runner: the runner concerned chooses
+    # by runner: the runner concerned chooses (two-player: both of a seat's runners by its sheet)
+    t.choose = [o[2] for o in orders] if per == 1 else [o[2] for o in orders for _ in range(per)]
     used = [0] * t.n
     postal = rules.postal_rotation
     queue = turn_sequence(state, postal)
