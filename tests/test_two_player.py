@@ -322,3 +322,28 @@ def test_the_report_shows_both_runners_and_the_supply(tmp_path: Path, monkeypatc
     assert "MOVE: Bob1 NEXT ELSE Bob2 NEXT\nMOVE: Bob1 NEXT ELSE Bob2 NEXT\nDEFAULT: Bob1 NEXT ELSE Bob2 NEXT\n" \
         "HARE: KEEP" in bob
     assert "carrots 95 -> 80" not in bob and "52" not in bob.split("STANDINGS")[1]
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [("parlett-2010", ("face-to-face",)), ("intellect-1974", ())])
+def test_an_all_computer_two_player_game_runs_to_its_end_through_pbem_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, options: tuple[str, ...]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    assert CliRunner().invoke(main, ["init", "."]).exit_code == 0
+    args = ["new-game", "robots", "--rules", ruleset, "--option", "two-player", "--seed", "3", "--early",
+            "--player", "Sam=bot:sam", "--player", "Max=bot:strong"]
+    for option in options:
+        args += ["--option", option]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    m = Moderator(load_config(tmp_path / "pbem.toml"))
+    worker = Worker(m)
+    for _ in range(200):
+        if m.status("robots")["over"]:
+            break
+        worker.round()
+    assert m.status("robots")["over"]
+    with m.store.session() as session:
+        sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
+    assert sheets and all(r.status == "accepted" for r in sheets)
