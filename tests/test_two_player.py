@@ -265,6 +265,17 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
         orders = [r for r in m.store.messages(session) if r.source != "computer-player"]
     assert orders and {r.status for r in orders} == {"accepted"}
     assert list(report_differences(m, "duo")) == []
+    # the welcome mails show no other seat's supply either
+    game, seats, _ = m.history("duo")
+    engine = m.engine(game)
+    state = m.state(game, m.turn_record("duo", 1)[2].before)
+    for other in seats:
+        varied, _ = engine.vary_hidden(state, (), other.seat, 7)
+        assert [r.carrots for r in varied.runners] != [r.carrots for r in state.runners]
+        for reader in seats:
+            if reader != other:
+                plain = m.mailer.welcome(game, engine, state, reader, game.created_at).raw
+                assert m.mailer.welcome(game, engine, varied, reader, game.created_at).raw == plain
 
 
 def test_the_report_shows_both_runners_and_the_supply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
