@@ -235,11 +235,10 @@ def test_game_must_be_the_first_key_of_a_case(tmp_path: Path, before: str) -> No
     assert any("c.case:4: GAME must be the first line of a case, right after CASE" in line for line in lines)
 
 
-def test_hare_tortoise_takes_no_options_yet(tmp_path: Path) -> None:
+def test_two_player_runners_are_named_by_seat_and_number(tmp_path: Path) -> None:
     code, lines = _check(tmp_path, f"CASE opt\nOPTIONS two-player\n{TWO_SEATS}END\n")
     assert code == 1
-    assert any("c.case:2: the ruleset variable-pig has no option 'two-player'; options it takes: partnership, "
-               "carrots-95, face-to-face" in line for line in lines)
+    assert any("two-player runners are named by a seat name followed by 1 or 2" in line for line in lines)
 
 
 @pytest.mark.parametrize(("line", "message"), [

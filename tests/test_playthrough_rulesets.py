@@ -22,7 +22,9 @@ GAME = find_game("hare-tortoise")
 NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay"]
 SEEDS = 6
 #: seats each option allows (the others take 2 to 6)
-SEATS = {"partnership": {4, 6}, "carrots-95": {5, 6}}
+SEATS = {"two-player": {2}, "partnership": {4, 6}, "carrots-95": {5, 6}}
+#: options that cannot be combined (RULESETS.md, "Which options fit which ruleset")
+EXCLUDED = ({"two-player", "partnership"}, {"two-player", "carrots-95"})
 
 
 def combinations() -> list[tuple[str, tuple[str, ...]]]:
@@ -30,7 +32,8 @@ def combinations() -> list[tuple[str, tuple[str, ...]]]:
     for name, cls in RULESETS.items():
         for k in range(len(cls.options) + 1):
             for combo in itertools.combinations(cls.options, k):
-                out.append((name, combo))
+                if not any(pair <= set(combo) for pair in EXCLUDED):
+                    out.append((name, combo))
     return out
 
 
@@ -56,9 +59,17 @@ def _setup(ruleset: str, options: tuple[str, ...], count: int, rng: random.Rando
 def _invariants(state: State) -> None:
     squares = [r.square for r in state.runners if r.square not in (START, HOME)]
     assert len(squares) == len(set(squares)), f"two runners share a square: {state}"
+    two = state.per_seat > 1
     for r in state.runners:
-        assert r.carrots >= 0 and 0 <= r.lettuces <= 3, r
-        assert (r.place is not None) == (r.home or (state.over and not state.teams)), r
+        assert r.carrots >= 0 and 0 <= r.lettuces <= (5 if two else 3), r
+        assert (r.place is not None) == (r.home or (state.over and not state.teams and not two)), r
+    if two:
+        # one supply per player: both runners carry it, and the game ends when one player is all HOME
+        for a, b in zip(state.runners[::2], state.runners[1::2], strict=True):
+            assert (a.carrots, a.lettuces, a.skip) == (b.carrots, b.lettuces, b.skip)
+        assert state.over == any(state.seat_done(k) for k in range(2))
+        if state.over:
+            assert len(GAME.result(state).winners) == 1
     if state.over and state.teams:
         assert any(all(state.runners[j].home for j in seats) for _, seats in state.teams)
         assert len(GAME.result(state).winners) == 1
@@ -94,7 +105,9 @@ def test_every_combination_plays_to_the_end(ruleset: str, options: tuple[str, ..
     ("variable-pig", ("carrots-95",), 4, "option carrots-95 needs 5 or 6 seats, not 4"),
     ("variable-pig", ("partnership",), 5, "option partnership needs 4 or 6 seats, not 5"),
     ("hase-igel-sam", ("carrots-95",), 5, "option carrots-95 does not fit the ruleset hase-igel-sam"),
-    ("parlett-2010", ("two-player",), 2, "has no option 'two-player'"),
+    ("parlett-2010", ("two-player",), 3, "option two-player needs 2 seats, not 3"),
+    ("variable-pig", ("two-player", "partnership"), 2, "options two-player and partnership cannot be combined"),
+    ("variable-pig", ("carrots-95", "two-player"), 2, "options carrots-95 and two-player cannot be combined"),
     ("parlett-2010", ("face-to-face", "face-to-face"), 2, "option face-to-face is given twice"),
 ])
 def test_combinations_refused_with_the_allowed_ones(ruleset: str, options: tuple[str, ...], seats: int,

@@ -96,3 +96,17 @@ def _view(rules: str) -> View:
     game = find_game("hare-tortoise")
     state = game.new_state(Setup(rules, (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(1))
     return game.view(state, Viewer.public())
+
+
+def test_the_two_player_welcome_speaks_of_two_runners_and_one_supply(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = welcome_of(tmp_path, "--rules", "hase-igel-sam", "--option", "two-player")
+    brief_part = " ".join(text[text.index("THE RACE IN BRIEF"):text.index("TURNS")].split())
+    assert ("Each player races two runners from START to HOME (square 64), with one supply of 98 carrots and 5 "
+            "lettuces for both.") in brief_part
+    assert ("Your first runner may go HOME with any carrots; the second only with no lettuces left and at most 10 "
+            "carrots per finishing place.") in brief_part
+    assert "    HARE: IF CARROTS >= 10 THEN GIVE ELSE NONE  (pay 10 on \"give or take 10 carrots\")\n" in text
+    assert "Conditions: SQUARE n IS FREE|OCCUPIED, <runner> IS ON n|AHEAD|BEHIND|HOME," in text
+    assert "BACK, BACK n," in text

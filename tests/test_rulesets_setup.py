@@ -42,6 +42,8 @@ def test_new_game_refuses_what_the_contract_refuses(tmp_path: Path, monkeypatch:
     refused(run("new-game", "g", *PLAYERS, *extra), *words)
 
 
+TP = "OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann1 square=5\nRUNNER Ann2 square=start\nRUNNER Bob1 square=2\n" \
+    "RUNNER Bob2 square=3\n"
 BASE = "SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
 
 
@@ -120,6 +122,29 @@ BASE = "SEATS Ann Bob\nRUNNER Ann square=5\nRUNNER Bob square=2\n"
     ("OPTIONS partnership\nSEATS Ann Bob Cyd Dot Eve Fay\nTEAM X Ann Dot\nTEAM Y Bob Cyd\nTEAM Z Eve Fay\n"
      "RUNNER Ann square=5\nRUNNER Bob square=2\nRUNNER Cyd square=3\nRUNNER Dot square=4\nRUNNER Eve square=6\n"
      "RUNNER Fay square=9\n", "sit next to each other"),
+    # two-player (RULESETS.md, "Addendum": SUPPLY, RUNNER <seat>1/<seat>2, EXPECT on runners and seats)
+    (f"{TP}SUPPLY Ann carrots=5\nSUPPLY Ann lettuces=2\n", "SUPPLY Ann given twice"),
+    (f"{TP}SUPPLY Ann square=5\n", "SUPPLY: key 'square' is not allowed here"),
+    (f"{TP}SUPPLY Ann1 carrots=5\n", "SUPPLY needs a seat name from SEATS"),
+    (f"{TP}SUPPLY Ann skip=maybe\n", "skip= takes yes or no"),
+    ("OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann1 square=5 carrots=40\nRUNNER Ann2 square=start\n"
+     "RUNNER Bob1 square=2\nRUNNER Bob2 square=3\n", "RUNNER: key 'carrots' is not allowed here"),
+    ("OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann1 square=5\nRUNNER Ann2 square=start lettuces=1\n"
+     "RUNNER Bob1 square=2\nRUNNER Bob2 square=3\n", "RUNNER: key 'lettuces' is not allowed here"),
+    ("OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann1 square=5\nRUNNER Ann2 square=start skip=yes\n"
+     "RUNNER Bob1 square=2\nRUNNER Bob2 square=3\n", "RUNNER: key 'skip' is not allowed here"),
+    ("OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann square=5\n", "two-player runners are named by a seat name"),
+    ("OPTIONS two-player\nSEATS Ann Bob\nRUNNER Ann1 square=5\nRUNNER Ann2 square=start\nRUNNER Bob1 square=2\n",
+     "has no RUNNER for Bob2"),
+    ("OPTIONS two-player\nSEATS Ann Ann1\nRUNNER Ann1 square=5\n", "a seat name and a runner name"),
+    ("OPTIONS two-player\nSEATS Ann Bob Cyd\n", "option two-player needs 2 seats, not 3"),
+    ("OPTIONS two-player partnership\nSEATS Ann Bob\n", "options two-player and partnership cannot be combined"),
+    ("OPTIONS two-player carrots-95\nSEATS Ann Bob\n", "options two-player and carrots-95 cannot be combined"),
+    (f"{TP}EXPECT Ann1 carrots=5\n", "EXPECT on a runner: key 'carrots' is not allowed here"),
+    (f"{TP}EXPECT Ann square=5\n", "EXPECT on a seat: key 'square' is not allowed here"),
+    (f"{TP}EXPECT Cyd1 square=5\n", "EXPECT needs a seat name from SEATS or a runner's name"),
+    (f"{TP}EXPECT Ann1 inert=no\n", "inert= is a key of hase-igel-sam"),
+    ("OPTIONS two-player face-to-face\nFIRST Bob\n" + TP.split("\n", 1)[1], "with face-to-face the first mover"),
 ])
 def test_malformed_ruleset_case_lines(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "c.case").write_text(f"CASE m\n{text}END\n", encoding="utf-8")

@@ -27,7 +27,7 @@ from pbem.games.codec import CaseCodec
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise import view as views
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.games.hare_tortoise.orders.parser import KEYWORDS, Dialect, parse_lines
+from pbem.games.hare_tortoise.orders.parser import KEYWORDS, Dialect, TwoPlayer, parse_lines
 from pbem.games.hare_tortoise.present import HarePresenter
 from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import RULESETS, Ruleset, find_ruleset
@@ -44,6 +44,9 @@ def _ruleset_info(cls: Any) -> RulesetInfo:
 
 
 OPTIONS = (
+    OptionInfo("two-player", "Two-player game", "2 seats, two runners each (Ann1, Ann2) from one supply of 95 carrots "
+               "(98 in hase-igel-sam) and 5 lettuces; the first player with both runners HOME wins",
+               excludes=("partnership", "carrots-95")),
     OptionInfo("partnership", "Partnership", "4 or 6 seats in teams; partners never sit side by side; the first "
                "team with every runner HOME wins"),
     OptionInfo("carrots-95", "95 carrots", "each runner starts (and restarts when stuck) with 95 carrots; "
@@ -52,12 +55,36 @@ OPTIONS = (
                "repeat of the first mover"),
 )
 #: seats each option allows
-_OPTION_SEATS = {"partnership": (4, 6), "carrots-95": (5, 6)}
+_OPTION_SEATS = {"two-player": (2,), "partnership": (4, 6), "carrots-95": (5, 6)}
 
 
 def dialect(rules: Ruleset) -> Dialect:
     """The ruleset's additions to the order language."""
     return Dialect(rules.choices, rules.free_backward)
+
+
+def two_player(state: State, author: int) -> TwoPlayer | None:
+    """Two-player: the runner names an author's sheet is read with (None in the one-runner game)."""
+    if state.per_seat == 1:
+        return None
+    return TwoPlayer(tuple(r.name for r in state.runners), state.seat_runners(author), state.seats)
+
+
+def runner_names(seats: Sequence[str]) -> list[str]:
+    """Two-player: each seat's runners, named by the seat name followed by 1 and 2."""
+    return [f"{s}{k}" for s in seats for k in (1, 2)]
+
+
+def check_runner_names(seats: Sequence[str]) -> None:
+    """Two-player: no runner name may equal (ignoring case) another runner's or a seat's name."""
+    names = [*seats, *runner_names(seats)]
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.lower() in seen:
+            raise PbemError(f"two-player: the seat names {', '.join(seats)} give the names {seen[name.lower()]} and "
+                            f"{name}, equal ignoring case (runners are named by the seat name followed by 1 and 2); "
+                            "choose other seat names")
+        seen[name.lower()] = name
 
 
 def check_teams(seats: Sequence[str], teams: Sequence[tuple[str, Sequence[str]]]) -> None:
@@ -117,6 +144,8 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
             if seat.name.lower() in seen:
                 raise PbemError(f"two players are called {seat.name!r}; names must differ (ignoring case)")
             seen.add(seat.name.lower())
+        if "two-player" in options:
+            check_runner_names(names)
         teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
         if "partnership" in options:
             order: list[str] = []
@@ -148,7 +177,7 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
 
     def parse(self, state: State, sheet: Sheet, author: int) -> Parsed[OrderSheet]:
         rules = self.rules_of(state)
-        orders = parse_lines(sheet.lines, state.seats, dialect(rules))
+        orders = parse_lines(sheet.lines, state.seats, dialect(rules), two_player(state, author))
         echo: list[Echo] = [Accepted(a.line, a.text, a.canonical) for a in orders.accepted]
         echo += [Rejected(r.line, r.column, r.text, r.reason, Rejection(getattr(r, "kind", "invalid")))
                  for r in orders.rejected]
@@ -157,19 +186,19 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         return Parsed(orders, tuple(echo), len(orders.moves), expected)
 
     def resolve(self, state: State, orders: Mapping[int, OrderSheet], chance: Chance) -> TurnOutcome[State, Slot]:
-        sheets = [orders.get(i) for i in range(len(state.runners))]
+        sheets = [orders.get(i) for i in range(len(state.seats))]
         result = engine.resolve_turn(self.rules_of(state), state, sheets, chance)
         return TurnOutcome(result.state, result.slots)
 
     def preview(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
         from pbem.games.hare_tortoise.preview import preview
 
-        return tuple(preview(find_ruleset(state.ruleset), state, orders, seat))
+        return tuple(preview(self.rules_of(state), state, orders, seat))
 
     def lint(self, state: State, orders: OrderSheet, seat: int) -> tuple[str, ...]:
         from pbem.games.hare_tortoise.lint import lint
 
-        return tuple(lint(find_ruleset(state.ruleset), state, orders, seat))
+        return tuple(lint(self.rules_of(state), state, orders, seat))
 
     def edit(self, state: State, seat: int, key: str, value: str) -> State:
         from pbem.games.hare_tortoise.edit import edit
@@ -177,6 +206,8 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         return edit(state, seat, key, value)
 
     def result(self, state: State) -> Result:
+        if state.per_seat > 1:
+            return _two_player_result(state)
         places = sorted(
             (Place(i, r.name, r.place, r.square_label, state.team_of(i)) for i, r in enumerate(state.runners)),
             key=lambda p: (p.place or 99, state.position(p.seat)),
@@ -233,6 +264,18 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         from pbem.games.hare_tortoise.cases import HareCases  # the case driver's part, loaded when used
 
         return HareCases()
+
+
+def _two_player_result(state: State) -> Result:
+    """Two-player: the first player with both runners HOME wins; the other gets no place."""
+    done = [k for k in range(len(state.seats)) if state.seat_done(k)]
+    places = []
+    for k, name in enumerate(state.seats):
+        where = ", ".join(f"{state.runners[j].name} {state.runners[j].square_label}" for j in state.seat_runners(k))
+        places.append(Place(k, name, 1 if state.over and k in done else None, where, None))
+    places.sort(key=lambda p: (p.place or 99, p.seat))
+    winners = tuple(state.seats[k] for k in done)[:1] if state.over else ()
+    return Result(state.over, tuple(places), winners)
 
 
 def check_option_seats(options: Sequence[str], seats: int) -> None:

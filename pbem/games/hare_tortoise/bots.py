@@ -24,6 +24,13 @@ from pbem.games.hare_tortoise.rules import HareEffect, HareTable, Ruleset, find_
 from pbem.games.hare_tortoise.state import Must
 from pbem.games.hare_tortoise.view import View
 
+
+def two_player_sheet(view: View) -> str:
+    """Two-player: the sheet every level writes (pbem/games/hare_tortoise/sam.py)."""
+    from pbem.games.hare_tortoise.sam import two_player_sheet as sheet
+
+    return sheet(view)
+
 #: cost in carrots of a forward move of d squares
 COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
 #: carrots the value table tells apart (more are valued as this many)
@@ -258,6 +265,8 @@ class BaselineBot(Bot[object]):
 
     def write(self, view: object, chance: Chance) -> str:
         assert isinstance(view, View)
+        if view.per_seat > 1:
+            return two_player_sheet(view)
         chain = ("HOME ELSE IF LETTUCES > 0 AND CARROTS > 30 THEN NEXT LETTUCE ELSE IF CARROTS < 20 THEN BACK "
                  "ELSE IF CARROTS > 80 THEN ADVANCE 6 ELSE ADVANCE 3 ELSE NEXT")
         return f"DEFAULT: {chain}\n{_hare_line(view, False)}"
@@ -271,6 +280,8 @@ class StrongBot(Bot[object]):
 
     def write(self, view: object, chance: Chance) -> str:
         assert isinstance(view, View)
+        if view.per_seat > 1:
+            return two_player_sheet(view)  # the search knows one runner per seat
         rules = find_ruleset(view.ruleset)
         seat, me, must = _me(view)
         slots = view.sequence.count(seat) or 1

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pbem.errors import CaseFormatError, PbemError
 from pbem.games.chance import ScriptedChance
 from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
-from pbem.games.hare_tortoise import GAME, check_option_seats, check_teams, dialect, engine
+from pbem.games.hare_tortoise import GAME, check_option_seats, check_teams, dialect, engine, runner_names, two_player
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.narrate import position_lines, slot_lines
 from pbem.games.hare_tortoise.orders.parser import parse_sheet
@@ -20,6 +20,9 @@ from pbem.games.hare_tortoise.state import Must, Runner, State
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _RUNNER_KEYS = {"square", "carrots", "lettuces", "place", "must", "skip", "inert"}
+#: two-player: the keys of a runner (RUNNER, EXPECT) and of a supply (SUPPLY, EXPECT on a seat)
+_TWO_RUNNER_KEYS = {"square", "place", "must", "inert"}
+_SUPPLY_KEYS = {"carrots", "lettuces", "skip"}
 _CODES = {c.value for c in Card}
 
 #: an EXPECT line: its line number, the runner's name and the keys to check
@@ -53,6 +56,8 @@ class _Lines:
     slots: int | None
     expect: list[Expect]
     teams: list[tuple[int, str, list[str]]]
+    #: two-player: each seat's SUPPLY keys
+    supplies: dict[str, dict[str, str]] | None = None
     deck: list[str] | None = None
     reshuffles: list[list[str]] | None = None
     expect_deck: list[str] | None = None
@@ -77,11 +82,14 @@ class HareCases(CaseCodec):
                                   "the first seat whose runner is not HOME")
         if not case.seats:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r} has no SEATS")
-        missing = [s for s in case.seats if s not in lines.runners]
+        two = rules.runners_per_seat > 1
+        names = runner_names(case.seats) if two else case.seats
+        missing = [s for s in names if s not in lines.runners]
         if missing:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r} has no RUNNER for {', '.join(missing)}")
         state = _initial_state(case, rules, lines)
-        if case.first is None and any(r.home for r in state.runners) and rules.postal_rotation:
+        seat_done = any(state.seat_done(k) for k in range(len(state.seats)))
+        if case.first is None and seat_done and rules.postal_rotation:
             raise CaseFormatError(case.path, case.line, f"case {case.id!r}: a runner is HOME, so FIRST is required")
         for line, _, kv in lines.expect:
             if "square" in kv:
@@ -109,11 +117,18 @@ class HareCases(CaseCodec):
         """Every key line checked in line order: the game's own keys, SEATS and OPTIONS."""
         path = case.path
         lines = _Lines({}, {}, [], None, [], [])
+        two = rules.runners_per_seat > 1
+        runners = runner_names(case.seats) if two else []
         common = [(case.seats_line, "SEATS", ""), (case.options_line, "OPTIONS", "")]
         for line, keyword, rest in sorted([c for c in common if c[0]] + case.keys):
             words = rest.split()
             # a name from SEATS, given on a line after SEATS
             seated = bool(words) and words[0] in case.seats and line > case.seats_line
+            # two-player: a runner's name (a seat name followed by 1 or 2), given after SEATS
+            running = bool(words) and words[0] in runners and line > case.seats_line
+            if two and keyword in ("RUNNER", "EXPECT", "SUPPLY"):
+                self._read_two(case, lines, keyword, words, seated, running, rules, line)
+                continue
             if keyword == "SEATS":
                 _check_seats(case, rules)
             elif keyword == "OPTIONS":
@@ -159,12 +174,64 @@ class HareCases(CaseCodec):
                     raise CaseFormatError(path, line, f"inert= is a key of hase-igel-sam only, not of {rules.name}")
         return lines
 
+    @staticmethod
+    def _read_two(case: CaseText, lines: _Lines, keyword: str, words: list[str], seated: bool, running: bool,
+                  rules: Ruleset, line: int) -> None:
+        """Two-player's RUNNER (runner names; square, place, must, inert), SUPPLY (a seat's carrots,
+        lettuces and skip) and EXPECT (a runner's keys on a runner name, the supply's on a seat name)."""
+        path = case.path
+        if keyword == "RUNNER":
+            if not words:
+                raise CaseFormatError(path, line, "RUNNER needs a name")
+            if not running:
+                raise CaseFormatError(path, line, f"RUNNER {words[0]!r}: two-player runners are named by a seat "
+                                      "name followed by 1 or 2 (SEATS must come first)")
+            if words[0] in lines.runners:
+                raise CaseFormatError(path, line, f"RUNNER {words[0]!r} given twice")
+            kv = _pairs(words[1:], path, line)
+            _only_keys(kv, _TWO_RUNNER_KEYS, "RUNNER", "two-player: carrots, lettuces and skip go on SUPPLY", path, line)
+            if "inert" in kv and not rules.free_backward:
+                raise CaseFormatError(path, line, f"inert= is a key of hase-igel-sam only, not of {rules.name}")
+            lines.runners[words[0]] = kv
+            lines.runner_lines[words[0]] = line
+        elif keyword == "SUPPLY":
+            if not seated:
+                raise CaseFormatError(path, line, "SUPPLY needs a seat name from SEATS (SEATS must come first)")
+            supplies = lines.supplies = lines.supplies or {}
+            if words[0] in supplies:
+                raise CaseFormatError(path, line, f"SUPPLY {words[0]} given twice")
+            kv = _pairs(words[1:], path, line)
+            _only_keys(kv, _SUPPLY_KEYS, "SUPPLY", "a runner's keys go on RUNNER", path, line)
+            for key in ("carrots", "lettuces"):
+                if key in kv:
+                    _int(kv[key], key, path, line)
+            if kv.get("skip", "no") not in ("yes", "no"):
+                raise CaseFormatError(path, line, f"skip= takes yes or no, not {kv['skip']!r}")
+            supplies[words[0]] = kv
+        else:
+            if not (seated or running):
+                raise CaseFormatError(path, line, "EXPECT needs a seat name from SEATS or a runner's name")
+            kv = _pairs(words[1:], path, line)
+            if running:
+                _only_keys(kv, _TWO_RUNNER_KEYS, "EXPECT on a runner", "carrots, lettuces and skip are the "
+                           "supply's: EXPECT them on the seat name", path, line)
+            else:
+                _only_keys(kv, _SUPPLY_KEYS, "EXPECT on a seat", "square, place, must and inert are a runner's: "
+                           "EXPECT them on the runner's name", path, line)
+            if "inert" in kv and not rules.free_backward:
+                raise CaseFormatError(path, line, f"inert= is a key of hase-igel-sam only, not of {rules.name}")
+            if "skip" in kv and kv["skip"] not in ("yes", "no"):
+                raise CaseFormatError(path, line, f"skip= takes yes or no, not {kv['skip']!r}")
+            if "must" in kv and kv["must"] not in ("eat", "leave", "none"):
+                raise CaseFormatError(path, line, f"must= takes eat, leave or none, not {kv['must']!r}")
+            lines.expect.append((line, words[0], kv))
+
     def run(self, case: CaseText, prepared: object) -> CaseRun:
         assert isinstance(prepared, HareCase)
         before = prepared.state
         language = dialect(prepared.rules)
-        sheets = [parse_sheet("\n".join(case.orders[s]), case.seats, language) if s in case.orders else None
-                  for s in case.seats]
+        sheets = [parse_sheet("\n".join(case.orders[s]), case.seats, language, two_player(before, k))
+                  if s in case.orders else None for k, s in enumerate(case.seats)]
         chance = ScriptedChance(prepared.dice, decks=prepared.reshuffles, turn=case.turn)
         problems: list[str] = []
         after: State | None = None
@@ -196,11 +263,14 @@ class HareCases(CaseCodec):
                 elif [w.lower() for w in winners] != [prepared.expect_winner.lower()]:
                     problems.append(f"winner {', '.join(winners) or 'none'}, expected {prepared.expect_winner}")
             for line, name, kv in prepared.expect:
-                runner = after.runner(name)
+                if after.per_seat > 1 and name in after.seats:
+                    runner = after.runners[after.seat_runners(after.seats.index(name))[0]]  # the supply
+                else:
+                    runner = after.runner(name)
                 for key, want in kv.items():
                     got = _actual(runner, key)
                     if key == "inert":
-                        got = "yes" if after.seats.index(runner.name) in after.inert else "no"
+                        got = "yes" if [r.name for r in after.runners].index(runner.name) in after.inert else "no"
                     if key == "square" and want.isdigit():
                         got = str(runner.square)
                         want = str(int(want))
@@ -215,7 +285,7 @@ class HareCases(CaseCodec):
                 ([f"dice: {' '.join(map(str, prepared.dice))}"] if prepared.dice else [])
                 + ([f"deck: {' '.join(before.deck)}"] if before.deck else [])
                 + [f"reshuffle: {' '.join(r)}" for r in prepared.reshuffles]),
-            heading=f"turn {before.turn}, first mover {before.runners[before.first].name}",
+            heading=f"turn {before.turn}, first mover {before.seats[before.first]}",
             over=after.over if after is not None else None,
         )
 
@@ -230,6 +300,11 @@ def _check_seats(case: CaseText, rules: Ruleset) -> None:
             raise CaseFormatError(path, line, f"seat name {w!r} must be letters and digits, starting with a letter")
     if len({w.lower() for w in words}) != len(words):
         raise CaseFormatError(path, line, "SEATS names a player twice")
+    if rules.runners_per_seat > 1:
+        names = [*words, *runner_names(words)]
+        if len({w.lower() for w in names}) != len(names):
+            raise CaseFormatError(path, line, "two-player: a seat name and a runner name (the seat name followed by "
+                                  "1 or 2) are equal ignoring case")
 
 
 def _check_options(case: CaseText) -> None:
@@ -361,24 +436,50 @@ def _runner(name: str, kv: dict[str, str], rules: Ruleset, path: str, line: int,
         name,
         square,
         _int(kv["carrots"], "carrots", path, line) if "carrots" in kv else rules.starting_carrots(seats),
-        _int(kv["lettuces"], "lettuces", path, line) if "lettuces" in kv else rules.start_lettuces,
+        _int(kv["lettuces"], "lettuces", path, line) if "lettuces" in kv else rules.starting_lettuces(),
         place,
         Must(must),
         skip == "yes",
     )
 
 
+def _two_runners(case: CaseText, rules: Ruleset, lines: _Lines) -> tuple[Runner, ...]:
+    """Two-player: each seat's two runners, carrying the seat's supply (SUPPLY or the defaults)."""
+    out = []
+    supplies = lines.supplies or {}
+    for seat in case.seats:
+        supply = supplies.get(seat, {})
+        for name in (f"{seat}1", f"{seat}2"):
+            kv = {**lines.runners[name], **supply}
+            out.append(_runner(name, kv, rules, case.path, lines.runner_lines[name], len(case.seats)))
+    return tuple(out)
+
+
+def _only_keys(kv: dict[str, str], allowed: set[str], where: str, hint: str, path: str, line: int) -> None:
+    wrong = next((k for k in kv if k not in allowed), None)
+    if wrong is not None:
+        raise CaseFormatError(path, line, f"{where}: key {wrong!r} is not allowed here ({hint})")
+
+
 def _initial_state(case: CaseText, rules: Ruleset, lines: _Lines) -> State:
-    runners = tuple(_runner(name, lines.runners[name], rules, case.path, lines.runner_lines[name], len(case.seats))
-                    for name in case.seats)
+    two = rules.runners_per_seat > 1
+    runners = _two_runners(case, rules, lines) if two else tuple(
+        _runner(name, lines.runners[name], rules, case.path, lines.runner_lines[name], len(case.seats))
+        for name in case.seats)
+    per = rules.runners_per_seat
+
+    def done(seat: int) -> bool:
+        return all(r.home for r in runners[seat * per:seat * per + per])
+
     if not rules.postal_rotation:
-        first = next((j for j, r in enumerate(runners) if not r.home), 0)
+        first = next((k for k in range(len(case.seats)) if not done(k)), 0)
     elif case.first is not None:
         if case.first not in case.seats:
             raise CaseFormatError(case.path, case.first_line, f"FIRST {case.first!r} is not in SEATS")
         first = case.seats.index(case.first)
-        if runners[first].home:
-            raise CaseFormatError(case.path, case.first_line, f"FIRST {case.first} names a runner that is HOME")
+        if done(first):
+            raise CaseFormatError(case.path, case.first_line, f"FIRST {case.first} names a seat whose runners are "
+                                  "all HOME" if two else f"FIRST {case.first} names a runner that is HOME")
     else:
         first = (case.turn - 1) % len(case.seats)
     options = tuple(o.lower() for o in case.options)
@@ -394,7 +495,7 @@ def _initial_state(case: CaseText, rules: Ruleset, lines: _Lines) -> State:
             deck = (*listed, *rest)
         else:
             deck, used = tuple(listed), tuple(rest)
-    inert = tuple(j for j, name in enumerate(case.seats) if lines.runners[name].get("inert") == "yes")
+    inert = tuple(j for j, r in enumerate(runners) if lines.runners[r.name].get("inert") == "yes")
     return State(rules.name, runners, case.turn, first, False, options, teams, deck, used, inert)
 
 

@@ -105,12 +105,30 @@ def _tables(board: Board) -> _Tables:
     return t
 
 
+#: each runner is its own player's (the one-runner game): runner i belongs to seat i
+_IDENTITY = range(HOME)
+
+
+class _Pair(list[int]):
+    """Two-player: a per-runner view of a per-player value (the supply's carrots and lettuces, the
+    missed-slot flag). Runners 2k and 2k + 1 read and write entry k, so every rule that gives,
+    takes or counts carrots and lettuces reaches the supply through the runner concerned."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i: int) -> int:  # type: ignore[override]
+        return list.__getitem__(self, i >> 1)
+
+    def __setitem__(self, i: int, value: int) -> None:  # type: ignore[override]
+        list.__setitem__(self, i >> 1, value)
+
+
 class _Turn:
     """The mutable working position of one turn; conditions and moves read it by seat index."""
 
     __slots__ = ("rules", "tab", "kinds", "sq", "car", "let", "place", "must", "skip", "occ",
                  "home_count", "n", "names", "allowance", "hare", "deck", "used", "inert", "restart", "choose",
-                 "free_back")
+                 "free_back", "per", "mate", "owner", "actor", "only")
 
     def __init__(self, rules: Ruleset, state: State) -> None:
         self.rules = rules
@@ -130,6 +148,19 @@ class _Turn:
         names, sq, car, let, place, must, skip = zip(*rs, strict=True)
         self.names, self.sq, self.car, self.let = names, list(sq), list(car), list(let)
         self.place, self.skip, self.must = list(place), list(skip), list(must)
+        # two-player: each runner's partner and owner; the supply and the missed-slot flag are the
+        # player's (see _Pair). None and the identity in the one-runner game.
+        self.per = state.per_seat
+        self.mate: list[int] | None = None
+        self.owner: Sequence[int] = _IDENTITY
+        self.actor = -1  # two-player: the runner the last chain moved
+        self.only = -1  # two-player: after being stuck, the one runner that may move off
+        if self.per > 1:
+            self.mate = [j ^ 1 for j in range(self.n)]
+            self.owner = [j >> 1 for j in range(self.n)]
+            self.car = _Pair(car[::2])
+            self.let = _Pair(let[::2])
+            self.skip = _Pair(skip[::2])
         occ = self.occ = [0] * (HOME + 1)
         for s in sq:
             occ[s] += 1
@@ -162,6 +193,10 @@ class _Turn:
         cost = COST[target - s]
         c = self.car[i]
         if target == HOME:
+            if self.mate is not None and self.sq[self.mate[i]] != HOME and c >= cost:
+                return (_O_HOME, HOME, cost, 0)  # two-player: the first runner home needs no condition
+            if self.mate is not None and self.sq[self.mate[i]] != HOME:
+                return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
             if self.let[i]:
                 return f"HOME needs every lettuce eaten first ({self.let[i]} left)"
             if c < cost:
@@ -194,7 +229,7 @@ class _Turn:
             if cost > c:
                 return None
             if target == HOME:
-                if lettuces or c - cost > self.allowance[self.home_count]:
+                if (lettuces or c - cost > self.allowance[self.home_count]) and not self.first_home(i):
                     return None
                 return (_O_HOME, HOME, cost, 0)
             if occ[target]:
@@ -204,6 +239,18 @@ class _Turn:
                 continue
             return (_O_FORWARD, target, cost, 0)
         return None
+
+    def first_home(self, i: int) -> bool:
+        """Two-player: runner i would be its player's first runner HOME (which needs no condition)."""
+        return self.mate is not None and self.sq[self.mate[i]] != HOME
+
+    def bonus_of(self, i: int) -> int:
+        """Two-player: the number-square bonus runner i draws when it moves off its square now."""
+        s = self.sq[i]
+        if self.kinds[s] != _NUMBER or self.inert[i]:
+            return 0
+        position = self.pos_at(s)
+        return 10 * position if position in self.tab.numbers[s] else 0
 
     def back(self, i: int) -> MoveOrReason:
         s = self.sq[i]
@@ -364,6 +411,8 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
     Orders are evaluated at every slot of every turn, so they are compiled once per sheet into
     straight-line code rather than walked as a tree.
     """
+    if chain.alternatives and chain.alternatives[0].runner is not None:
+        return _compile_chain_two(chain, tab)
     namespace: dict[str, object] = {"_new": _new, "Tried": Tried, "_FALSE": _FALSE}
     lines = ["    tried = []"]
     for n, alt in enumerate(chain.alternatives, start=1):
@@ -390,6 +439,57 @@ def _compile_chain(chain: Chain, tab: _Tables) -> ChainFn:
     head = "def chain(t, i):\n" + (f"    {'; '.join(local)}\n" if local else "")
     exec(head + body, namespace)  # noqa: S102 - source built above from typed orders only
     return namespace["chain"]  # type: ignore[return-value]
+
+
+def _compile_chain_two(chain: Chain, tab: _Tables) -> ChainFn:
+    """Two-player: each alternative names its acting runner; the chain is called with the player's
+    seat, and `t.actor` tells which runner the move it returns is for."""
+    namespace: dict[str, object] = {"_new": _new, "Tried": Tried, "_FALSE": _FALSE, "_act": _two_act}
+    lines = ["    tried = []"]
+    for n, alt in enumerate(chain.alternatives, start=1):
+        namespace[f"A{n}"] = _compile_action(alt.action, tab)
+        namespace[f"T{n}"] = str(alt)
+        lines.append(f"    i = {alt.runner}")
+        pad = "    "
+        if alt.condition is not None:
+            lines.append(f"    if {condition_source(alt.condition)}:")
+            pad = "        "
+        lines += [
+            f"{pad}m = _act(t, i, A{n})",
+            f"{pad}if m.__class__ is tuple:",
+            f"{pad}    t.actor = i",
+            f"{pad}    tried.append(_new(Tried, ({n}, T{n}, 'taken', '')))",
+            f"{pad}    return m, tried",
+            f"{pad}tried.append(_new(Tried, ({n}, T{n}, 'illegal', m)))",
+        ]
+        if alt.condition is not None:
+            lines += ["    else:", f"        tried.append(_new(Tried, ({n}, T{n}, 'false', _FALSE)))"]
+    lines.append("    return None, tried")
+    head = "def chain(t, p):\n    sq = t.sq; car = t.car; let = t.let; occ = t.occ; P = t.pos\n"
+    exec(head + "\n".join(lines), namespace)  # noqa: S102 - source built above from typed orders only
+    return namespace["chain"]  # type: ignore[return-value]
+
+
+def _two_act(t: _Turn, i: int, act: ActFn) -> MoveOrReason:
+    """Two-player: an alternative's action for its acting runner, with what makes it illegal for
+    that runner (HOME, the other runner must leave a lettuce square, only the stuck runner may move
+    off) and the number-square bonus it would draw on moving off, which may pay for the move."""
+    if t.sq[i] == HOME:
+        return f"{t.names[i]} is HOME"
+    if t.only >= 0 and i != t.only:
+        return f"{t.names[t.only]} was stuck and moves off START now; {t.names[i]} may not move"
+    assert t.mate is not None
+    mate = t.mate[i]
+    if t.must[mate] is _M_LEAVE and t.sq[mate] != HOME:
+        return f"{t.names[mate]} ate a lettuce and must leave its square first"
+    bonus = t.bonus_of(i)
+    if not bonus:
+        return act(t, i)
+    t.car[i] += bonus
+    try:
+        return act(t, i)
+    finally:
+        t.car[i] -= bonus
 
 
 def _action_source(action: Action, n: int, namespace: dict[str, object]) -> str:
@@ -465,6 +565,8 @@ def turn_sequence(state: State, postal: bool = True) -> list[int]:
     """The seats in slot order for the state's turn: racing runners from the first mover, then it
     again (the postal rotation); without `postal`, each racing seat once from the first seat."""
     runners = state.runners
+    if "two-player" in state.options:
+        runners = _seat_squares(state)  # type: ignore[assignment]
     n = len(runners)
     if not postal:
         return [s for s in range(n) if runners[s][1] != HOME]
@@ -473,6 +575,13 @@ def turn_sequence(state: State, postal: bool = True) -> list[int]:
     if seats and seats[0] == first:
         seats.append(first)
     return seats
+
+
+def _seat_squares(state: State) -> list[tuple[str, int]]:
+    """Two-player: each seat as (name, square), the square HOME only when both runners are."""
+    rs = state.runners
+    return [(rs[j].name, HOME if rs[j].square == HOME and rs[j + 1].square == HOME else START)
+            for j in range(0, len(rs), 2)]
 
 
 def _next_first_mover(squares: Sequence[int], first: int) -> int:
@@ -496,11 +605,13 @@ def resolve_turn(
     """Play the state's turn: every slot in the rotating sequence, each with its resolution."""
     if state.over:
         raise PbemError("the game is over: there is no turn left to resolve")
-    if len(sheets) != len(state.runners):
-        raise ValueError("one order sheet (or None) per seat is needed")
     t = _Turn(rules, state)
+    per = t.per
+    if len(sheets) * per != t.n:
+        raise ValueError("one order sheet (or None) per seat is needed")
     orders = [_orders(s, t.tab) for s in sheets]
-    t.choose = [o[2] for o in orders]
+    # by runner: the runner concerned chooses (two-player: both of a seat's runners by its sheet)
+    t.choose = [o[2] for o in orders] if per == 1 else [o[2] for o in orders for _ in range(per)]
     used = [0] * t.n
     postal = rules.postal_rotation
     queue = turn_sequence(state, postal)
@@ -508,20 +619,24 @@ def resolve_turn(
     slots: list[Slot] = []
     limit = len(queue) + 1000 if max_slots is None else max_slots
     teams = state.teams
+    # the groups whose runners all HOME end the game: partnership's teams, two-player's players
+    groups = teams if per == 1 else tuple((t.names[j][:-1], (j, j + 1)) for j in range(0, t.n, 2))
+    one = per == 1
+    play = _play_slot if one else _play_two_slot
     over = False
     k = 0
     sq = t.sq
     while k < len(queue) and len(slots) < limit:
         i = queue[k]
         k += 1
-        if sq[i] == HOME:
+        if sq[i] == HOME if one else sq[2 * i] == HOME and sq[2 * i + 1] == HOME:
             continue
         lines, beyond, _ = orders[i]
         u = used[i]
         used[i] = u + 1
         try:
-            slot, again = _play_slot(t, i, lines[u] if u < len(lines) else beyond, chance, len(slots) + 1,
-                                     bool(extra_slots) and k - 1 in extra_slots)
+            slot, again = play(t, i, lines[u] if u < len(lines) else beyond, chance, len(slots) + 1,
+                               bool(extra_slots) and k - 1 in extra_slots)
         except PbemError as err:
             err.slots = tuple(slots)  # type: ignore[attr-defined]  # what was resolved before it
             raise
@@ -530,8 +645,8 @@ def resolve_turn(
             queue.insert(k, i)
             extra_slots = [x + 1 if x >= k else x for x in extra_slots] + [k]
         if slot.place is not None:
-            if teams:
-                if any(all(sq[j] == HOME for j in seats) for _, seats in teams):
+            if groups:
+                if any(all(sq[j] == HOME for j in seats) for _, seats in groups):
                     over = True  # the first team with every runner HOME wins; the rest get no place
                     break
             elif t.racing() <= 1:
@@ -540,13 +655,19 @@ def resolve_turn(
                     if t.sq[j] != HOME:
                         t.place[j] = t.n
                 break
-    runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip, strict=True)])
+    if per == 1:
+        runners = tuple([_new(Runner, r) for r in zip(t.names, sq, t.car, t.let, t.place, t.must, t.skip, strict=True)])
+        seat_sq: Sequence[int] = sq
+    else:
+        runners = tuple(Runner(t.names[j], sq[j], t.car[j], t.let[j], t.place[j], t.must[j], bool(t.skip[j]))
+                        for j in range(t.n))
+        seat_sq = [HOME if sq[j] == HOME and sq[j + 1] == HOME else START for j in range(0, t.n, 2)]
     if over:
         first = state.first
     elif postal:
-        first = _next_first_mover(t.sq, state.first)
+        first = _next_first_mover(seat_sq, state.first)
     else:
-        first = next((j for j in range(t.n) if sq[j] != HOME), 0)
+        first = next((j for j in range(len(seat_sq)) if seat_sq[j] != HOME), 0)
     inert = tuple(j for j in range(t.n) if t.inert[j]) if t.free_back else state.inert
     return TurnResult(State(state.ruleset, runners, state.turn + 1, first, over, state.options, teams,
                             tuple(t.deck), tuple(t.used), inert), tuple(slots))
@@ -577,6 +698,83 @@ def _play_slot(t: _Turn, i: int, line: Line, chance: Chance, number: int, extra:
             return stuck, False
         return _stage_move_off(t, i, head, compiled, s0, c0, l0, bonus, chance, extra)
     return _stage_move(t, i, head, move, tried, rule, s0, c0, l0, position, bonus, chance, extra)
+
+
+def _default_move(t: _Turn, i: int) -> Move | None:
+    """RULES' default move: the nearest legal square ahead, else stay and draw, else fall back."""
+    move = t.nearest_forward(i)
+    if move is None:
+        m = t.stay(i, False)
+        if m.__class__ is str:
+            m = t.farthest_back(i)
+        if m.__class__ is not str:
+            move = m  # type: ignore[assignment]
+    return move
+
+
+def _two_orders(t: _Turn, p: int, racing: list[int], compiled: Compiled | None
+                ) -> tuple[Move | None, int, list[Tried] | tuple[()], str | None]:
+    """Two-player, step 3 and 4: the chain's first true and legal alternative (with its acting
+    runner), else the default move for the runner that must leave a lettuce square, or else for
+    the rearmost racing runner and then the other. (None, the runner that is stuck, ...) when no
+    runner has a move."""
+    tried: list[Tried] | tuple[()] = ()
+    if compiled is not None:
+        move, tried = compiled[1](t, p)
+        if move is not None:
+            return move, t.actor, tried, None
+    leaver = next((j for j in racing if t.must[j] is _M_LEAVE), None)
+    order = [leaver] if leaver is not None else sorted(racing, key=lambda j: (t.sq[j], j))
+    for r in order:
+        bonus = t.bonus_of(r)
+        t.car[r] += bonus
+        move = _default_move(t, r)
+        t.car[r] -= bonus
+        if move is not None:
+            return move, r, tried, "default move"
+    return None, order[0], tried, "default move"
+
+
+def _play_two_slot(t: _Turn, p: int, line: Line, chance: Chance, number: int, extra: bool) -> tuple[Slot, bool]:
+    """Two-player: one slot of player p, who moves one of two runners from one supply
+    (RULESETS.md, "two-player": missed slot, eating with runner 1 first, the order chain, the
+    default move for the rear runner, stuck; the number-square bonus is drawn on moving off)."""
+    order, compiled = line
+    chain_text = compiled[0] if compiled is not None else None
+    sq = t.sq
+    racing = [j for j in (2 * p, 2 * p + 1) if sq[j] != HOME]
+    rear = min(racing, key=lambda j: (sq[j], j))
+    if t.skip[rear]:
+        head = (number, p, t.names[rear][:-1], order, chain_text)
+        s0 = sq[rear]
+        return _stage_missed(t, rear, head, s0, t.car[rear], t.let[rear], t.pos_at(s0), extra), False
+    eater = next((j for j in racing if t.must[j] is _M_EAT), None)
+    if eater is not None:
+        s0 = sq[eater]
+        head = (number, p, t.names[eater], order, chain_text)
+        return _stage_eat(t, eater, head, s0, t.car[eater], t.let[eater], t.pos_at(s0), 0, extra), False
+    move, r, tried, rule = _two_orders(t, p, racing, compiled)
+    s0, c0, l0 = sq[r], t.car[r], t.let[r]
+    position = t.pos_at(s0) if s0 != HOME else t.pos(r)
+    head = (number, p, t.names[r], order, chain_text)
+    if move is None:
+        stuck = _stage_stuck(t, r, head, tried, s0, c0, l0, position, 0, extra)
+        if not t.rules.moves_off_when_stuck:
+            return stuck, False
+        t.only = r
+        try:
+            move, _, tried, rule = _two_orders(t, p, [r], compiled)
+        finally:
+            t.only = -1
+        assert move is not None  # from START with the starting carrots some square 1-10 is always legal
+        why = (f"stuck on {'START' if s0 == START else f'square {s0}'}: back to START with {t.car[r]} carrots, "
+               "moved off at once")
+        if rule is not None:
+            why += " by the default move"
+        return _stage_move(t, r, head, move, tried, why, START, c0, l0, t.pos_at(START), 0, chance, extra)
+    bonus = t.bonus_of(r)
+    t.car[r] += bonus
+    return _stage_move(t, r, head, move, tried, rule, s0, c0, l0, position, bonus, chance, extra)
 
 
 SlotHead = tuple[int, int, str, str, "str | None"]
@@ -769,7 +967,8 @@ def _card(t: _Turn, i: int, chance: Chance, paid: int, deck: HareDeck) -> tuple[
     sq, car = t.sq, t.car
     detail: str
     if card is Card.GIVE_BEHIND:
-        behind = [j for j in range(t.n) if j != i and sq[j] < s]
+        owner = t.owner
+        behind = [j for j in range(t.n) if owner[j] != owner[i] and sq[j] < s]  # an opponent's runners
         k = len(behind)
         amount = next((a for a in (10, 5, 1) if car[i] >= a * k), 0) if k else 0
         if not k:
@@ -815,7 +1014,11 @@ def _card(t: _Turn, i: int, chance: Chance, paid: int, deck: HareDeck) -> tuple[
     elif card is Card.SHOW:
         detail = f"shows {car[i]} carrots to everyone"
     elif card is Card.SHUFFLE:
-        payers = [j for j in range(t.n) if j != i and sq[j] != HOME and car[j] >= 1]
+        owner = t.owner
+        payers: list[int] = []  # one runner for each other player with a runner racing and a carrot
+        for j in range(t.n):
+            if owner[j] != owner[i] and sq[j] != HOME and car[j] >= 1 and all(owner[x] != owner[j] for x in payers):
+                payers.append(j)
         for j in payers:
             car[j] -= 1
             car[i] += 1
@@ -856,7 +1059,7 @@ def _up_one(t: _Turn, i: int) -> str:
     for n in range(min(ahead) + 1, HOME + 1):
         if n == HOME:
             cost = COST[HOME - s]
-            if not t.let[i] and t.car[i] - cost <= t.allowance[t.home_count]:
+            if t.first_home(i) or (not t.let[i] and t.car[i] - cost <= t.allowance[t.home_count]):
                 target = HOME
             break
         k = t.kinds[n]
@@ -917,7 +1120,9 @@ def new_state(rules: Ruleset, players: Sequence[str], chance: Chance | None = No
             f"Hare & Tortoise takes {rules.min_players} to {rules.max_players} players, not {len(players)}"
         )
     carrots = rules.starting_carrots(len(players))
-    runners = tuple(Runner(p, START, carrots, rules.start_lettuces) for p in players)
+    names = [f"{p}{k}" for p in players for k in range(1, rules.runners_per_seat + 1)] if rules.runners_per_seat > 1 \
+        else list(players)
+    runners = tuple(Runner(p, START, carrots, rules.starting_lettuces()) for p in names)
     deck: tuple[str, ...] = ()
     if rules.deck is not None:
         if chance is None:

@@ -75,9 +75,10 @@ def _contradiction(cond: Condition) -> str | None:
 def _chain_warnings(rules: Ruleset, state: State, seat: int, chain: Chain, label: str, first: bool) -> list[str]:
     out = []
     board = rules.board
-    square = state.runners[seat].square
     for n, alt in enumerate(chain.alternatives, start=1):
         where = f"{label}, alternative {n} `{alt}`"
+        # the acting runner's square (two-player: the runner the alternative names)
+        square = state.runners[seat if alt.runner is None else alt.runner].square
         if alt.condition is not None:
             why = _contradiction(alt.condition)
             if why is not None:
@@ -98,7 +99,7 @@ def lint(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[str
     """The warnings for a sheet of `seat` on the state's turn, each a sentence."""
     if state.over:
         return []
-    slots = engine.turn_sequence(state).count(seat)
+    slots = engine.turn_sequence(state, rules.postal_rotation).count(seat)
     out: list[str] = []
     for k, move in enumerate(sheet.moves, start=1):
         if move.chain is not None:

@@ -62,6 +62,8 @@ class RunnerMark:
     name: str
     square: int
     place: int | None = None
+    #: the two characters on the token, when not the name's first two (two-player: "A1", "A2")
+    badge: str | None = None
 
 
 @dataclass(frozen=True)
@@ -404,7 +406,7 @@ def track_svg(squares: tuple[SquareInfo, ...]) -> str:
 def _token(runner: RunnerMark, cx: float, cy: float, r: float, font: float) -> str:
     color = SEAT_COLORS[runner.seat]
     ring = max(1.0, r / 16)
-    text = initials(runner.name) or chr(ord("A") + runner.seat)
+    text = runner.badge or initials(runner.name) or chr(ord("A") + runner.seat)
     return (
         f'<circle cx="{num(cx + 1.5)}" cy="{num(cy + 2.5)}" r="{num(r)}" fill="#000000" '
         'fill-opacity="0.22"/>'
@@ -591,15 +593,16 @@ def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
 
 
 def _check_marks(runners: Sequence[RunnerMark], moves: Sequence[MoveMark]) -> None:
-    seats: set[int] = set()
+    seats: set[tuple[int, str | None]] = set()
     for runner in runners:
         if not 0 <= runner.seat < len(SEAT_COLORS):
             raise BoardRenderError(
                 f"runner {runner.name!r} has seat {runner.seat}; seats are 0 to 5 (A to F)"
             )
-        if runner.seat in seats:
+        # two runners of one seat (two-player) are told apart by their badges
+        if (runner.seat, runner.badge) in seats:
             raise BoardRenderError(f"two runners have seat {runner.seat}; give each its own")
-        seats.add(runner.seat)
+        seats.add((runner.seat, runner.badge))
         if not START <= runner.square <= HOME:
             raise BoardRenderError(
                 f"runner {runner.name!r} is on square {runner.square}; squares are 0 to 64"

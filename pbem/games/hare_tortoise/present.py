@@ -69,6 +69,8 @@ class ReportContext:
     my_slots: int
     #: what this game's ruleset and options add to the report: the deck, inert squares, teams
     game_notes: tuple[str, ...] = ()
+    #: two-player: the reader's two runners, where they stand (their supply is me_carrots, me_lettuces)
+    me_runners: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,12 @@ class WelcomeContext:
     hare_example: tuple[str, str]
     #: BACK n exists (moving back to any square down to the nearest tortoise square)
     back_n: bool
+    #: what a condition names: a player, or (two-player) a runner
+    named: str
     #: what this game's ruleset and options are (none for variable-pig alone)
     rules_notes: tuple[str, ...] = ()
+    #: two-player: order examples with the reader's runner names (else the template's own)
+    order_examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,8 @@ def _carrots(n: int) -> str:
 
 
 def _names(view: View, seats: Sequence[int]) -> list[str]:
-    return [view.runners[i].name for i in seats]
+    names = view.seats
+    return [names[i] for i in seats]
 
 
 def _my_slots(view: View, reader: Reader) -> int:
@@ -149,8 +156,8 @@ def _slot_view(slot: Slot, reader: Reader, board_kinds: Sequence[Kind]) -> SlotV
 
 def _standings(view: View) -> tuple[StandingView, ...]:
     rows = []
-    for r in view.runners:
-        pos = view.position(r.seat)
+    for index, r in enumerate(view.runners):
+        pos = view.position(index)
         notes = []
         if r.must is Must.EAT:
             notes.append("eats a lettuce next slot")
@@ -162,15 +169,17 @@ def _standings(view: View) -> tuple[StandingView, ...]:
             f"{r.place}{_suffix(r.place)}" if r.place else f"{pos}{_suffix(pos)}")
         square = "HOME" if r.square == HOME else "START" if r.square == START else str(r.square)
         carrots = "" if r.carrots is None else str(r.carrots)
-        rows.append((r.place or pos, r.seat, StandingView(rank, r.name, square, r.lettuces, carrots, ", ".join(notes))))
+        rows.append((r.place or pos, index, StandingView(rank, r.name, square, r.lettuces, carrots, ", ".join(notes))))
     return tuple(v for _, _, v in sorted(rows))
 
 
 def _me(view: View, reader: Reader) -> RunnerView:
-    return view.runners[reader.seats[0] if reader.seats else 0]
+    return view.runners[(reader.seats[0] if reader.seats else 0) * view.per_seat]
 
 
 def _winner(view: View) -> str:
+    if view.per_seat > 1:
+        return next((name for k, name in enumerate(view.seats) if all(r.home for r in view.seat_runners(k))), "")
     if view.teams:
         done = [f"team {name} ({', '.join(view.seats[j] for j in seats)})" for name, seats in view.teams
                 if all(view.runners[j].home for j in seats)]
@@ -181,9 +190,12 @@ def _winner(view: View) -> str:
 def brief(view: View) -> tuple[str, ...]:
     """The welcome's race in brief, read from this game's ruleset and options: one sentence each."""
     rules = find_ruleset(view.ruleset, view.options)
-    carrots = rules.starting_carrots(len(view.runners))
-    lines = [f"Each runner starts on START with {carrots} carrots and {rules.start_lettuces} lettuces and races to "
-             "HOME (square 64).",
+    carrots, lettuces = rules.starting_carrots(len(view.seats)), rules.starting_lettuces()
+    two = rules.runners_per_seat > 1
+    start = (f"Each player races two runners from START to HOME (square 64), with one supply of {carrots} carrots "
+             f"and {lettuces} lettuces for both." if two else
+             f"Each runner starts on START with {carrots} carrots and {lettuces} lettuces and races to HOME (square 64).")
+    lines = [start,
              "Moving forward d squares costs d(d+1)/2 carrots: 1, 3, 6, 10, 15, 21 ..."]
     if rules.free_backward:
         lines.append("Moving back to any free square down to the nearest tortoise square behind you earns 10 "
@@ -197,7 +209,10 @@ def brief(view: View) -> tuple[str, ...]:
               f"A hare square {rules.hare_words}."]
     limit = ("at most 10 carrots per finishing place" if rules.home_allowance(2) == 2 * rules.home_allowance(1)
              else f"at most {rules.home_allowance(1)} carrots")
-    lines.append(f"You may only go HOME with no lettuces left and {limit}.")
+    if two:
+        lines.append(f"Your first runner may go HOME with any carrots; the second only with no lettuces left and {limit}.")
+    else:
+        lines.append(f"You may only go HOME with no lettuces left and {limit}.")
     return tuple(lines)
 
 
@@ -207,8 +222,11 @@ def rules_notes(view: View) -> tuple[str, ...]:
     notes: list[str] = []
     if rules.summary:
         notes.append(f"Ruleset {rules.name}: {rules.summary}.")
-    carrots = rules.starting_carrots(len(view.runners))
-    if carrots != 65:
+    carrots = rules.starting_carrots(len(view.seats))
+    if rules.runners_per_seat > 1:
+        fixed = rules.home_allowance(1) == rules.home_allowance(2)  # intellect-1974's 20 in any place
+        notes += two_player_notes(view, carrots, rules.starting_lettuces(), rules.home_allowance(2) if fixed else None)
+    elif carrots != 65:
         notes.append(f"Each runner starts with {carrots} carrots (a stuck runner restarts with {carrots}).")
     if rules.deck is not None:
         notes.append(f"Hare squares draw a card from a deck of {len(rules.deck.codes)}; HARE choices: "
@@ -224,9 +242,46 @@ def rules_notes(view: View) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def two_player_notes(view: View, carrots: int, lettuces: int, fixed_limit: int | None) -> list[str]:
+    """The welcome's lines on the two-player game (`fixed_limit`: the carrots allowed at HOME in
+    any place, where the ruleset has one)."""
+    runners = " and ".join(f"{s}1, {s}2" for s in view.seats)
+    limit = f"at most {fixed_limit} carrots" if fixed_limit else "at most 10 carrots per finishing place"
+    return [
+        f"Two-player: each of you moves two runners ({runners}) from one supply of {carrots} carrots and "
+        f"{lettuces} lettuces. At each slot you move one of them, either one.",
+        "Every action names its runner (MOVE: IF SQUARE 22 IS FREE THEN "
+        f"{view.seats[0].upper()}2 TO 22 ELSE {view.seats[0].upper()}1 NEXT CARROT), and conditions name runners "
+        f"({view.seats[-1].upper()}1 IS ON 21), not players. I AM, RANK, MY SQUARE, IS AHEAD and IS BEHIND are about "
+        "the runner the alternative moves; CARROTS and LETTUCES about your supply. HARE lines name no runner.",
+        "Positions belong to runners (four of them). A number square pays when your runner moves off it, at the "
+        "position it holds then, before paying for the move.",
+        "Without a legal alternative, the runner that must leave a lettuce square moves, else your rear runner, by "
+        "the default move. The first of your runners may go HOME with any carrots and lettuces; the second needs "
+        f"every lettuce eaten and {limit}. The first player with both runners HOME wins.",
+    ]
+
+
+def _two_player_examples(view: View, reader: Reader) -> tuple[str, ...]:
+    """Two-player: the welcome's order examples, written with the reader's own runner names."""
+    seat = reader.seats[0] if reader.seats else 0
+    me, other = view.seats[seat].upper(), view.seats[1 - seat].upper()
+    return (f"MOVE: IF SQUARE 22 IS FREE AND RANK >= 3 THEN {me}2 TO 22 ELSE {me}1 NEXT CARROT",
+            f"MOVE: IF {other}1 IS AHEAD THEN {me}1 BACK ELSE {me}2 NEXT",
+            f"DEFAULT: {me}1 NEXT LETTUCE ELSE {me}2 NEXT     (for any slot beyond your MOVE lines)",
+            "{}  ({})".format(*find_ruleset(view.ruleset, view.options).hare_example))
+
+
 def game_notes(view: View) -> tuple[str, ...]:
-    """The report's lines on the hare deck, the inert squares and the teams."""
+    """The report's lines on the hare deck, the inert squares, the teams and the two-player supplies."""
     notes: list[str] = []
+    if view.per_seat > 1:
+        parts = []
+        for k, name in enumerate(view.seats):
+            r = view.seat_runners(k)[0]
+            held = "" if r.carrots is None else f"{_carrots(r.carrots)}, "
+            parts.append(f"{name} {held}{r.lettuces} lettuce{'' if r.lettuces == 1 else 's'}")
+        notes.append(f"Supplies (one for both runners of a player): {'; '.join(parts)}.")
     if view.deck_size is not None:
         notes.append(f"Hare deck: {view.deck_size} card{'' if view.deck_size == 1 else 's'} in the draw pile.")
     for j in view.inert:
@@ -255,7 +310,9 @@ class HarePresenter(Presenter[Any, Slot]):
             repeat=rules.postal_rotation,
             hare_example=rules.hare_example,
             back_n=rules.free_backward,
+            named="runner" if rules.runners_per_seat > 1 else "player",
             rules_notes=rules_notes(view),
+            order_examples=_two_player_examples(view, reader) if view.per_seat > 1 else (),
         )
         return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
@@ -267,9 +324,23 @@ class HarePresenter(Presenter[Any, Slot]):
         sequence = _names(view, view.sequence)
         me = _me(view, reader)
         notes = []
-        if me.must is Must.EAT:
+        me_runners = ""
+        if view.per_seat > 1:
+            seat = reader.seats[0] if reader.seats else 0
+            mine = view.seat_runners(seat)
+            me_runners = "; ".join(
+                f"{r.name} on {square_name(r.square)}" + (f", place {r.place}" if r.place else
+                                                          f", position {view.position(seat * 2 + k)}")
+                for k, r in enumerate(mine))
+            for r in mine:
+                if r.must is Must.EAT:
+                    notes.append(f"{r.name} eats a lettuce at your next slot (your MOVE line for it is used up).")
+                if r.must is Must.LEAVE:
+                    notes.append(f"{r.name} ate a lettuce: it must leave the square at your next slot, and your "
+                                 "other runner may not move before it does.")
+        elif me.must is Must.EAT:
             notes.append("You eat a lettuce at your next slot (your MOVE line for it is used up).")
-        if me.must is Must.LEAVE:
+        if me.must is Must.LEAVE and view.per_seat == 1:
             notes.append("You ate a lettuce: you must leave the square at your next slot.")
         if me.skip:
             notes.append("You miss your next slot (hare result); it still uses a MOVE line.")
@@ -279,7 +350,7 @@ class HarePresenter(Presenter[Any, Slot]):
             me_square=square_name(me.square),
             me_carrots=me.carrots or 0,
             me_lettuces=me.lettuces,
-            me_position=view.position(me.seat),
+            me_position=view.position((reader.seats[0] if reader.seats else 0) * view.per_seat),
             me_notes=tuple(notes),
             over=view.over,
             winner=_winner(view),
@@ -289,6 +360,7 @@ class HarePresenter(Presenter[Any, Slot]):
             repeat=find_ruleset(view.ruleset, view.options).postal_rotation,
             my_slots=_my_slots(view, reader) if not reader.viewer.is_gm else 0,
             game_notes=game_notes(view),
+            me_runners=me_runners,
         )
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
 
@@ -296,13 +368,20 @@ class HarePresenter(Presenter[Any, Slot]):
         return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(_my_slots(view, reader)))
 
     def order_lines(self, view: View, reader: Reader) -> list[str]:
-        if view.over or all(view.runners[i].home for i in reader.seats):
+        if view.over or all(r.home for i in reader.seats for r in view.seat_runners(i)):
             return []
         choice = find_ruleset(view.ruleset, view.options).choices[0]
+        if view.per_seat > 1:
+            # two-player: every action names its runner; the reader's rear runner moves by default
+            r1, r2 = (r.name for r in view.seat_runners(reader.seats[0]))
+            chain = f"{r1} NEXT ELSE {r2} NEXT"
+            return [f"MOVE: {chain}"] * max(_my_slots(view, reader), 1) + [f"DEFAULT: {chain}", f"HARE: {choice}"]
         return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", f"HARE: {choice}"]
 
     def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
-        runners = [RunnerMark(r.seat, r.name, r.square, r.place) for r in view.runners]
+        two = view.per_seat > 1
+        runners = [RunnerMark(r.seat, r.name, r.square, r.place, f"{r.name[0]}{r.name[-1]}" if two else None)
+                   for r in view.runners]
         moves = [MoveMark(s.seat, s.from_square, s.to_square, s.number) for s in resolutions if s.to_square != s.from_square]
         board = find_ruleset(view.ruleset).board
         squares = tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in board.squares)
@@ -315,7 +394,8 @@ class HarePresenter(Presenter[Any, Slot]):
         track = ["."] * (HOME + 1)
         for r in view.runners:
             if 0 < r.square < HOME:
-                track[r.square] = r.name[0].upper()
+                # two-player: runner 1 in capitals, runner 2 in small letters
+                track[r.square] = r.name[0].lower() if view.per_seat > 1 and r.name.endswith("2") else r.name[0].upper()
         return [*position_lines(view), "START " + "".join(track[1:HOME]) + " HOME"]
 
     def resolution_lines(self, resolution: Slot, *, private: bool) -> list[str]:

@@ -15,7 +15,7 @@ from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.board import HOME
 from pbem.games.hare_tortoise.narrate import slot_action, square_name
 from pbem.games.hare_tortoise.orders.model import OrderSheet
-from pbem.games.hare_tortoise.resolution import Slot, Tried
+from pbem.games.hare_tortoise.resolution import Outcome, Slot, Tried
 from pbem.games.hare_tortoise.rules import HareTable, Ruleset
 from pbem.games.hare_tortoise.state import State
 
@@ -71,7 +71,9 @@ def preview(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[
         return ["The game is over: there is nothing to preview."]
     slots = [s for s in engine.turn_sequence(state, rules.postal_rotation) if s == seat]
     if not slots:
-        return [f"{state.runners[seat].name} has no move slot in turn {state.turn}."]
+        return [f"{state.seats[seat]} has no move slot in turn {state.turn}."]
+    if state.per_seat > 1:
+        return _preview_two(rules, state, sheet, seat, len(slots))
     t = engine._Turn(rules, state)  # noqa: SLF001 - the engine's own working position, copied
     lines, beyond, choose = engine._orders(sheet, t.tab)  # noqa: SLF001
     t.choose = [None] * t.n
@@ -109,8 +111,51 @@ def preview(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[
     return out
 
 
-def _slot_lines(slot: Slot, label: str) -> list[str]:
+def _preview_two(rules: Ruleset, state: State, sheet: OrderSheet, seat: int, count: int) -> list[str]:
+    """Two-player: the seat's slots, each moving one of its two runners from the one supply."""
+    t = engine._Turn(rules, state)  # noqa: SLF001 - the engine's own working position, copied
+    lines, beyond, choose = engine._orders(sheet, t.tab)  # noqa: SLF001
+    t.choose = [None] * t.n
+    mine = state.seat_runners(seat)
+    for j in mine:
+        t.choose[j] = choose
+    t.deck, t.used = [], []
+    where = " and ".join(f"{state.runners[j].name} on {square_name(state.runners[j].square)}" for j in mine)
+    me = state.runners[mine[0]]
+    out = [f"Turn {state.turn}, {count} slot{'s' if count != 1 else ''}; you start with {where}, and "
+           f"{me.carrots} carrots and {me.lettuces} lettuces. The other runners are taken to stand still; no die "
+           "is thrown."]
+    for used in range(count):
+        if all(t.sq[j] == HOME for j in mine):
+            break
+        line = lines[used] if used < len(lines) else beyond
+        saved = {name: type(v)(v) for name in _ARRAYS for v in (getattr(t, name),)}
+        home_count = t.home_count
+        try:
+            slot, _again = engine._play_two_slot(t, seat, line, _NoDice(), used + 1, False)  # noqa: SLF001
+        except _DieNeeded:
+            for name, values in saved.items():
+                setattr(t, name, values)
+            t.home_count = home_count
+            racing = [j for j in mine if t.sq[j] != HOME]
+            move, runner, tried, _rule = engine._two_orders(t, seat, racing, line[1])  # noqa: SLF001
+            s0 = t.sq[runner]
+            target = move[1] if move is not None else s0
+            out.append(f"Slot {used + 1} ({line[0]}): {t.names[runner]} moves from {square_name(s0)} to hare "
+                       f"{square_name(target)}.")
+            out += _tried_lines(tried)
+            out.append("The preview stops here: every later slot depends on the hare square.")
+            return out
+        out += _slot_lines(slot, line[0], two=True)
+    places = " and ".join(f"{t.names[j]} on {square_name(t.sq[j])}" for j in mine)
+    out.append(f"You would end with {places}, and {t.car[mine[0]]} carrots and {t.let[mine[0]]} lettuces.")
+    return out
+
+
+def _slot_lines(slot: Slot, label: str, two: bool = False) -> list[str]:
     head = f"Slot {slot.number} ({label}): {slot_action(slot)}"
+    if two and slot.outcome is not Outcome.MISSED:  # two-player: which runner
+        head = f"Slot {slot.number} ({label}): {slot.name} {slot_action(slot)}"
     figures = []
     if slot.paid:
         figures.append(f"pays {slot.paid}")

@@ -137,8 +137,11 @@ class Ruleset:
     free_backward: ClassVar[bool] = False
     #: carrots at the start with 5 or 6 seats, when that differs (hase-igel-sam's 98)
     big_game_carrots: ClassVar[int | None] = None
+    #: each player's supply with two-player (two runners each): carrots and lettuces
+    two_player_carrots: ClassVar[int] = 95
+    two_player_lettuces: ClassVar[int] = 5
     #: the options this ruleset accepts
-    options: ClassVar[tuple[str, ...]] = ("partnership", "carrots-95", "face-to-face")
+    options: ClassVar[tuple[str, ...]] = ("two-player", "partnership", "carrots-95", "face-to-face")
     summary: ClassVar[str] = ""
     #: what a hare square does, for the welcome's race in brief ("A hare square ...")
     hare_words: ClassVar[str] = "rolls a die plus your position on the hare table"
@@ -148,6 +151,8 @@ class Ruleset:
     #: per game, set by the options (instance attributes)
     carrots_95: bool = False
     postal_rotation: bool = True
+    #: runners each player moves (two-player: 2, sharing one supply)
+    runners_per_seat: int = 1
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -159,11 +164,17 @@ class Ruleset:
 
     def starting_carrots(self, seats: int) -> int:
         """The carrots each runner starts with (and a stuck runner restarts with)."""
+        if self.runners_per_seat > 1:
+            return self.two_player_carrots
         if self.carrots_95:
             return 95
         if self.big_game_carrots is not None and seats >= 5:
             return self.big_game_carrots
         return self.start_carrots
+
+    def starting_lettuces(self) -> int:
+        """The lettuces each runner (with two-player: each player's supply) starts with."""
+        return self.two_player_lettuces if self.runners_per_seat > 1 else self.start_lettuces
 
     def with_options(self, options: tuple[str, ...]) -> Ruleset:
         """This ruleset for a game with these options (checked by the game's set-up)."""
@@ -172,6 +183,7 @@ class Ruleset:
         rules = type(self)()
         rules.carrots_95 = "carrots-95" in options
         rules.postal_rotation = "face-to-face" not in options
+        rules.runners_per_seat = 2 if "two-player" in options else 1
         return rules
 
 
@@ -269,7 +281,8 @@ class HaseIgelSam(VariablePig):
     free_backward = True
     hare_words = "draws the top card of the hare deck (12 cards, reshuffled when used up)"
     hare_example = ("HARE: IF CARROTS >= 10 THEN GIVE ELSE NONE", 'pay 10 on "give or take 10 carrots"')
-    options = ("partnership", "face-to-face")
+    two_player_carrots = 98
+    options = ("two-player", "partnership", "face-to-face")
 
 
 RULESETS: Mapping[str, type[Ruleset]] = MappingProxyType({

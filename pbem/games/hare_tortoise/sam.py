@@ -44,10 +44,54 @@ _HARE = {
 }
 
 
+#: the longest chain Sam writes on one line ("MOVE 99: " and the chain within the 500 of an order line)
+MAX_CHAIN = 480
+
+
+def two_player_chain(seat: str) -> str:
+    """Two-player (two runners from one supply): the chain every computer player writes. Either
+    runner goes HOME once the supply's lettuces are eaten (the first needs nothing more, the
+    second the limit); each runner takes the next lettuce square while the supply can pay;
+    past the last lettuce squares with a lettuce left, a runner falls back to find one; near
+    the end a runner on a carrot square sheds carrots; otherwise the default move moves the
+    rear runner on (RULESETS.md, "two-player", step 4)."""
+    one, two = f"{seat}1", f"{seat}2"
+    alternatives = [
+        f"IF LETTUCES = 0 THEN {one} HOME",
+        f"IF LETTUCES = 0 THEN {two} HOME",
+        f"IF LETTUCES > 0 AND CARROTS > 25 THEN {one} NEXT LETTUCE",
+        f"IF LETTUCES > 0 AND CARROTS > 25 THEN {two} NEXT LETTUCE",
+        f"IF LETTUCES > 0 AND MY SQUARE > 57 THEN {one} BACK",
+        f"IF LETTUCES > 0 AND MY SQUARE > 57 THEN {two} BACK",
+        f"IF MY SQUARE > 44 AND CARROTS > 35 THEN {one} STAY GIVE",
+        f"IF MY SQUARE > 44 AND CARROTS > 35 THEN {two} STAY GIVE",
+    ]
+    # a long seat name: the last alternatives go (the default move takes their place)
+    while len(" ELSE ".join(alternatives)) > MAX_CHAIN and len(alternatives) > 2:
+        alternatives.pop()
+    return " ELSE ".join(alternatives)
+
+
+def two_player_sheet(view: View) -> str:
+    """The sheet of a computer player in a two-player game (every level writes this one)."""
+    seat = view.viewer.seat
+    assert seat is not None and seat >= 0, "a computer player plays a seat"
+    chain = two_player_chain(view.seats[seat])
+    slots = view.sequence.count(seat)
+    lines = [f"MOVE {k}: {chain}" for k in range(1, slots + 1)]
+    lines.append(f"DEFAULT: {chain}")
+    hare = _HARE.get(find_ruleset(view.ruleset, view.options).choices)
+    if hare is not None:
+        lines.append(f"HARE: {hare}")
+    return "\n".join(lines) + "\n"
+
+
 class Sam(Bot[State]):
     """Sam: one MOVE line per slot it has this turn, a DEFAULT line, and a HARE line."""
 
     def write(self, view: View, chance: Chance) -> str:  # noqa: ARG002 - Sam needs no chance
+        if view.per_seat > 1:
+            return two_player_sheet(view)
         seat = view.viewer.seat
         slots = view.sequence.count(seat) if seat is not None else 0
         lines = [f"MOVE {k}: {CHAIN}" for k in range(1, slots + 1)]

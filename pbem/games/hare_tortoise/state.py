@@ -80,8 +80,28 @@ class State:
     inert: tuple[int, ...] = ()
 
     @property
+    def per_seat(self) -> int:
+        """Runners each player moves: 2 with two-player (sharing one supply), else 1."""
+        return 2 if "two-player" in self.options else 1
+
+    @property
     def seats(self) -> tuple[str, ...]:
+        if "two-player" in self.options:
+            return tuple(r.name[:-1] for r in self.runners[::2])
         return tuple(r.name for r in self.runners)
+
+    def seat_runners(self, seat: int) -> tuple[int, ...]:
+        """The runner indices of a seat (two with two-player)."""
+        per = self.per_seat
+        return tuple(range(seat * per, seat * per + per))
+
+    def owner(self, runner: int) -> int:
+        """The seat that moves a runner."""
+        return runner // self.per_seat
+
+    def seat_done(self, seat: int) -> bool:
+        """Every runner of the seat is HOME."""
+        return all(self.runners[j].home for j in self.seat_runners(seat))
 
     def runner(self, name: str) -> Runner:
         for r in self.runners:

@@ -49,11 +49,30 @@ MALFORMED = (
 )
 
 
+def two_player_finisher(seat: str) -> str:
+    """Two-player: a sheet that brings both runners home: both eat the supply's lettuces on the
+    way (the rear one first), a hoard is spent on long moves (after falling back), carrots are
+    shed near the end, then HOME; otherwise the default move moves the rear runner on."""
+    one, two = f"{seat}1", f"{seat}2"
+    alts = [f"IF LETTUCES = 0 THEN {one} HOME", f"IF LETTUCES = 0 THEN {two} HOME",
+            f"IF {two} IS NOT BEHIND AND LETTUCES > 0 THEN {one} NEXT LETTUCE",
+            f"IF {one} IS NOT BEHIND AND LETTUCES > 0 THEN {two} NEXT LETTUCE"]
+    alts += [f"IF CARROTS > 120 AND MY SQUARE > 24 THEN {me} BACK" for me in (one, two)]
+    alts += [f"IF CARROTS > 120 THEN {me} ADVANCE 25" for me in (one, two)]
+    alts += [f"IF MY SQUARE > 50 THEN {me} STAY GIVE" for me in (one, two)]
+    return "DEFAULT: " + " ELSE ".join(alts)
+
+
 def random_sheet(state: State, seat: int, rng: random.Random) -> str:
     """A sheet for `seat`: random MOVE, DEFAULT and HARE lines, some of them illegal or
     malformed; FINISHER once the game has run RANDOM_TURNS turns."""
+    two = state.per_seat > 1
     if state.turn > RANDOM_TURNS:
+        if two:
+            return two_player_finisher(state.seats[seat])
         return SHEDDER if find_ruleset(state.ruleset).free_backward else FINISHER
+    if two:
+        return rng.choice(sheet_pool(tuple(r.name for r in state.runners), state.seats[seat]))
     return rng.choice(sheet_pool(state.seats))
 
 
@@ -62,7 +81,8 @@ def sheet_key(state: State, seat: int) -> Hashable:
     slots the seat has this turn."""
     postal = find_ruleset(state.ruleset, state.options).postal_rotation
     return state.seats, state.ruleset, state.options, (
-        turn_sequence(state, postal).count(seat) if not state.over else 0)
+        turn_sequence(state, postal).count(seat) if not state.over else 0), (
+        seat if state.per_seat > 1 else None)  # two-player: the author's own runners
 
 
 def owner(resolution: Slot) -> int | None:
@@ -71,15 +91,17 @@ def owner(resolution: Slot) -> int | None:
 
 
 @cache
-def sheet_pool(seats: tuple[str, ...]) -> tuple[str, ...]:
+def sheet_pool(seats: tuple[str, ...], author: str | None = None) -> tuple[str, ...]:
+    """Random sheets for these names (with two-player: every runner's, for the seat `author`)."""
     rng = random.Random(len(seats))
-    return tuple(_sheet(rng, seats) for _ in range(POOL))
+    actors = () if author is None else tuple(r for r in seats if r[:-1] == author)
+    return tuple(_sheet(rng, seats, actors) for _ in range(POOL))
 
 
-def _sheet(rng: random.Random, seats: Sequence[str]) -> str:
-    lines = [f"MOVE: {_chain(rng, seats)}" for _ in range(rng.randint(0, 4))]
+def _sheet(rng: random.Random, seats: Sequence[str], actors: Sequence[str] = ()) -> str:
+    lines = [f"MOVE: {_chain(rng, seats, actors)}" for _ in range(rng.randint(0, 4))]
     if rng.random() < 0.7:
-        lines.append(f"DEFAULT: {_chain(rng, seats)}")
+        lines.append(f"DEFAULT: {_chain(rng, seats, actors)}")
     if rng.random() < 0.3:
         lines.append(f"HARE: {rng.choice(['TAKE', 'GIVE', 'KEEP', 'REFUSE', 'NONE'])}")
     if rng.random() < 0.2:
@@ -123,11 +145,21 @@ def _action(rng: random.Random) -> str:
     ])
 
 
-def _chain(rng: random.Random, seats: Sequence[str]) -> str:
+def _actor(rng: random.Random, seats: Sequence[str], actors: Sequence[str]) -> str:
+    """Two-player: the acting runner before an action, now and then another player's or none
+    (nothing, and no draw, in the one-runner game)."""
+    if not actors:
+        return ""
+    name = rng.choice(actors) if rng.random() < 0.97 else rng.choice([*seats, ""])
+    return f"{name} " if name else ""
+
+
+def _chain(rng: random.Random, seats: Sequence[str], actors: Sequence[str] = ()) -> str:
     alts = []
     for _ in range(rng.randint(1, 4)):
         if rng.random() < 0.6:
-            alts.append(f"IF {_condition(rng, seats)} THEN {_action(rng)}")
+            condition = _condition(rng, seats)
+            alts.append(f"IF {condition} THEN {_actor(rng, seats, actors)}{_action(rng)}")
         else:
-            alts.append(_action(rng))
+            alts.append(f"{_actor(rng, seats, actors)}{_action(rng)}")
     return " ELSE ".join(alts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.games.base import Viewer
 from pbem.games.hare_tortoise.board import HOME, START
@@ -22,7 +22,7 @@ from pbem.games.hare_tortoise.state import Must, Runner, State
 
 @dataclass(frozen=True)
 class RunnerView:
-    seat: int
+    seat: int  # the seat that moves the runner (with two-player, each seat has two)
     name: str
     square: int
     carrots: int | None  # None: hidden from this reader
@@ -61,20 +61,35 @@ class View:
     inert: tuple[int, ...] = ()
 
     @property
+    def per_seat(self) -> int:
+        """Runners each seat moves: 2 with two-player, else 1."""
+        return 2 if "two-player" in self.options else 1
+
+    @property
     def seats(self) -> tuple[str, ...]:
+        if self.per_seat > 1:
+            return tuple(r.name[:-1] for r in self.runners[::2])
         return tuple(r.name for r in self.runners)
 
-    def position(self, seat: int) -> int:
-        """1 + the runners strictly ahead (HOME runners by their place)."""
-        me = self.runners[seat]
+    def seat_runners(self, seat: int) -> tuple[RunnerView, ...]:
+        """The runners a seat moves (two with two-player)."""
+        per = self.per_seat
+        return self.runners[seat * per:seat * per + per]
+
+    def position(self, runner: int) -> int:
+        """1 + the runners strictly ahead (HOME runners by their place); `runner` is an index
+        into `runners` (the seat, but for two-player)."""
+        me = self.runners[runner]
         if me.home:
             return me.place or 1
-        return 1 + sum(1 for j, r in enumerate(self.runners) if j != seat and r.square > me.square)
+        return 1 + sum(1 for j, r in enumerate(self.runners) if j != runner and r.square > me.square)
 
 
 def view(state: State, viewer: Viewer) -> View:
+    per = state.per_seat
     runners = tuple(
-        RunnerView(i, r.name, r.square, r.carrots if viewer.may_see(i) else None, r.lettuces, r.place, r.must, r.skip)
+        RunnerView(i // per, r.name, r.square, r.carrots if viewer.may_see(i // per) else None, r.lettuces, r.place,
+                   r.must, r.skip)
         for i, r in enumerate(state.runners)
     )
     rules = find_ruleset(state.ruleset, state.options)
@@ -109,9 +124,9 @@ def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tu
     """The same public facts with `seat`'s carrots, orders and private hare details changed."""
     rng = random.Random(seed)
     shift = rng.randint(101, 997)
-    runner = state.runners[seat]
     runners = list(state.runners)
-    runners[seat] = Runner(*runner)._replace(carrots=runner.carrots + shift)
+    for j in state.seat_runners(seat):  # with two-player, both runners carry the seat's supply
+        runners[j] = Runner(*runners[j])._replace(carrots=runners[j].carrots + shift)
     varied = []
     for s in slots:
         if s.seat == seat:
@@ -125,4 +140,4 @@ def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tu
                            carrots_before=(s.carrots_before or 0) + shift, carrots_after=(s.carrots_after or 0) + shift,
                            hare=hare)
         varied.append(s)
-    return State(state.ruleset, tuple(runners), state.turn, state.first, state.over), tuple(varied)
+    return replace(state, runners=tuple(runners)), tuple(varied)

@@ -187,11 +187,15 @@ def _wrap(cond: Condition, kinds: tuple[type, ...]) -> str:
 class Alternative:
     condition: Condition | None
     action: Action
+    #: two-player: the acting runner, by its index among the game's runners, and its name
+    runner: int | None = None
+    runner_name: str | None = None
 
     def __str__(self) -> str:
+        act = str(self.action) if self.runner_name is None else f"{self.runner_name} {self.action}"
         if self.condition is None:
-            return str(self.action)
-        return f"IF {self.condition} THEN {self.action}"
+            return act
+        return f"IF {self.condition} THEN {act}"
 
 
 @dataclass(frozen=True)

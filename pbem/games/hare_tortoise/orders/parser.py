@@ -92,11 +92,22 @@ _NICE_TERMINALS = {
 _ACTION_WORDS = {"TO", "HOME", "ADVANCE", "NEXT", "BACK", "STAY", "EAT"}
 
 
-@lru_cache(maxsize=2)
-def _lark(positions: bool = False) -> Lark:
+_ONE_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" action  -> conditional
+           | action                        -> unconditional"""
+# two-player: each action names its runner; a missing name is rejected in words, not by the grammar
+_TWO_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" [NAME] action  -> conditional_runner
+           | [NAME] action                        -> unconditional_runner"""
+
+
+@lru_cache(maxsize=4)
+def _lark(positions: bool = False, two: bool = False) -> Lark:
     """The parser; with `positions`, every tree node knows its column (a third slower, so only
-    used to say where a line exceeds a limit)."""
+    used to say where a line exceeds a limit); with `two`, the two-player form (a runner name
+    before each action)."""
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    if two:
+        assert _ONE_RUNNER_ALTERNATIVE in grammar
+        grammar = grammar.replace(_ONE_RUNNER_ALTERNATIVE, _TWO_RUNNER_ALTERNATIVE)
     return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=positions)
 
 
@@ -125,8 +136,11 @@ def _square(tok: Token) -> int:
 class _Build(Transformer[Token, object]):
     """Turns a parse tree into typed orders, checking what the grammar cannot."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], two: TwoPlayer | None = None) -> None:
         super().__init__()
+        self.two = two
+        if two is not None:
+            players = two.runners
         self.players: dict[str, tuple[int, str]] = {}
         self.shared: dict[str, list[str]] = {}  # names more than one seat answers to
         for i, p in enumerate(players):
@@ -170,6 +184,38 @@ class _Build(Transformer[Token, object]):
     def unconditional(self, action: Action) -> Alternative:
         return Alternative(None, action)
 
+    def conditional_runner(self, condition: Condition, name: Token | None, action: Action) -> Alternative:
+        index, canonical = self._acting(name, action)
+        return Alternative(condition, action, index, canonical)
+
+    def unconditional_runner(self, name: Token | None, action: Action) -> Alternative:
+        index, canonical = self._acting(name, action)
+        return Alternative(None, action, index, canonical)
+
+    def _acting(self, name: Token | None, action: Action) -> tuple[int, str]:
+        """Two-player: the acting runner named before an action, which must be the author's own."""
+        two = self.two
+        assert two is not None
+        own = [two.runners[j] for j in two.own]
+        choices = " or ".join(f"{r} {action}" for r in own)
+        if name is None:
+            raise _LineError(two.column, f"name the runner that makes the move {action}: {choices}")
+        key = str(name)
+        for j in two.own:
+            if two.runners[j].lower() == key:
+                return j, two.runners[j]
+        column = name.column or 1
+        other = next((r for r in two.runners if r.lower() == key), None)
+        if other is not None:
+            raise _LineError(column, f"{other} is another player's runner; you move only {' and '.join(own)}")
+        seat = next((p for p in two.seats if p.lower() == key), None)
+        if seat is not None:
+            raise _LineError(column, f"{seat} is a player, not a runner: name the runner that moves ({choices})")
+        close = difflib.get_close_matches(key, [r.lower() for r in own], n=1)
+        hint = f" — did you mean {next(r for r in own if r.lower() == close[0])}?" if close else \
+            f" (your runners: {' and '.join(own)})"
+        raise _LineError(column, f"no runner called {key.capitalize()}{hint}")
+
     # conditions ------------------------------------------------------------
     def or_(self, left: Condition, right: Condition) -> Condition:
         parts = left.parts if isinstance(left, Or) else (left,)
@@ -193,10 +239,17 @@ class _Build(Transformer[Token, object]):
                              f"{', '.join(seats[:-1])} or {seats[-1]}", RejectionKind.AMBIGUOUS)
         if key in self.players:
             return self.players[key]
+        two = self.two
+        seat = None if two is None else next((p for p in two.seats if p.lower() == key), None)
+        if two is not None and seat is not None:
+            runners = [r for r in two.runners if r[:-1].lower() == key]
+            raise _LineError(name.column or 1, f"{seat} is a player: in a two-player game conditions name a "
+                             f"runner ({' or '.join(runners)})")
         known = {k: p for k, (_, p) in self.players.items()}
         close = difflib.get_close_matches(key, list(known), n=1)
         hint = f" — did you mean {known[close[0]]}?" if close else f" (players: {', '.join(known.values())})"
-        raise _LineError(name.column or 1, f"no player called {key.capitalize()}{hint}")
+        what = "player" if self.two is None else "runner"
+        raise _LineError(name.column or 1, f"no {what} called {key.capitalize()}{hint}")
 
     def square_is(self, square: Token, neg: Token | None, word: Token) -> Condition:
         atom = SquareIs(_square(square), free=word.type == "FREE")
@@ -300,6 +353,8 @@ def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[i
             return column, f"missing THEN before {found.upper()!r}"
         if "ELSE" in expected and token.type in ("IF",):
             return column, "missing ELSE before IF"
+        if token.type == "NAME" and text.lstrip()[:4].lower() == "hare" and str(token) in {p.lower() for p in players}:
+            return column, f"{found} names a runner; a HARE choice names none (the runner concerned chooses)"
         if token.type == "NAME":
             vocabulary = [w for w in KEYWORDS] + [p.lower() for p in players]
             close = difflib.get_close_matches(str(token), vocabulary, n=1)
@@ -371,6 +426,31 @@ class Dialect:
 DEFAULT_DIALECT = Dialect()
 
 
+@dataclass(frozen=True)
+class TwoPlayer:
+    """The two-player game's names for one author: every runner (two per seat, in seat order),
+    the author's own runners by index, and the seat names (which conditions may not use)."""
+
+    runners: tuple[str, ...]
+    own: tuple[int, ...]
+    seats: tuple[str, ...]
+    #: where a missing runner name is reported (set per line)
+    column: int = 1
+
+
+_ACTION_WORD = re.compile(r"(?:^|[\s:,;])(to|home|advance|next|back|stay|eat)(?![a-z0-9])")
+
+
+def _missing_runner_column(lowered: str) -> int:
+    """The column of the first action word with no runner name before it (for the rejection)."""
+    for m in _ACTION_WORD.finditer(lowered):
+        before = lowered[:m.start(1)].split()
+        prev = before[-1].rstrip(":,;") if before else ""
+        if prev in ("then", "else", "otherwise", "", "move", "default") or prev.isdigit() or before[-1].endswith((":", ",", ";")):
+            return m.start(1) + 1
+    return 1
+
+
 def _check_dialect(parsed: ParsedLine, dialect: Dialect) -> None:
     """Words the grammar knows but this ruleset does not have: the line does not parse."""
     if parsed.kind == "hare":
@@ -396,7 +476,8 @@ class ParsedLine:
     number: int | None = None
 
 
-def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LIMITS) -> ParsedLine:
+def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LIMITS,
+                     two: TwoPlayer | None = None) -> ParsedLine:
     """Parse one normalised MOVE, DEFAULT or HARE line for a game with these seat names.
 
     Raises OrderLineError, and nothing else, with the column, the reason and the kind of error.
@@ -408,19 +489,22 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
                          f"have at most {limits.line_length}")
     lowered = text.translate(_ASCII_LOWER)
     try:
-        tree = _lark().parse(lowered)
+        two_form = two is not None
+        tree = _lark(two=two_form).parse(lowered)
         try:
             _check_limits(tree, limits)
         except _LineError:
-            _check_limits(_lark(positions=True).parse(lowered), limits)  # the same error, with its column
+            _check_limits(_lark(positions=True, two=two_form).parse(lowered), limits)  # the same error, with its column
             raise
-        result = _Build(players).transform(tree)
+        if two is not None:
+            two = replace(two, column=_missing_runner_column(lowered))
+        result = _Build(players, two).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, _LineError):
             raise err.orig_exc from None
         raise
     except UnexpectedInput as err:
-        column, reason = _explain(err, text, players)
+        column, reason = _explain(err, text, two.runners if two is not None else players)
         raise _LineError(column, reason) from None
     assert isinstance(result, tuple)
     if result[0] == "move":
@@ -428,14 +512,15 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
     return ParsedLine(result[0], result[1])
 
 
-def parse_sheet(text: str, players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT) -> OrderSheet:
+def parse_sheet(text: str, players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT,
+                two: TwoPlayer | None = None) -> OrderSheet:
     """Read a whole order sheet (an email body, or a rule case's ORDERS block) for these seats.
 
     The generic reader takes the header lines, quotes and signature; the rest are order lines
     (accepted, or rejected with line, column and reason) or ignored lines.
     """
     sheet = read_sheet(text)
-    orders = parse_lines(sheet.lines, players, dialect)
+    orders = parse_lines(sheet.lines, players, dialect, two)
     headers = [SheetLine(e.line, e.text, e.canonical) for e in sheet.echo if isinstance(e, Accepted)]
     rejected = [RejectedLine(e.line, e.column, e.text, e.reason, e.context, RejectionKind(e.kind.value))
                 for e in sheet.echo if isinstance(e, Rejected)]
@@ -449,7 +534,8 @@ def parse_sheet(text: str, players: Sequence[str], dialect: Dialect = DEFAULT_DI
     )
 
 
-def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT) -> OrderSheet:
+def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT,
+                two: TwoPlayer | None = None) -> OrderSheet:
     """The orders of a sheet's lines (headers, quotes and signature already taken off)."""
     moves: list[MoveOrder] = []
     default: Chain | None = None
@@ -464,7 +550,7 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect 
         if _ORDER_WORD.match(line):
             is_move = line[:4].lower() == "move"
             try:
-                parsed = parse_order_line(line, players)
+                parsed = parse_order_line(line, players, two=two)
                 _check_dialect(parsed, dialect)
             except _LineError as err:
                 rejected.append(RejectedLine(number, err.column, raw, err.reason, _caret(line, err.column), err.kind))
