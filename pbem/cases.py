@@ -193,7 +193,7 @@ def _read_common(text: CaseText, keyword: str, rest: str, words: list[str], line
             raise CaseFormatError(path, line, "FIRST takes one name")
         text.first, text.first_line = words[0], line
     elif keyword == "ORDERS":
-        if len(words) != 1 or words[0] not in text.seats:
+        if len(words) != 1:  # the name is checked against SEATS at END: SEATS may come later
             raise CaseFormatError(path, line, f"ORDERS needs one name from SEATS, not {rest.strip()!r}")
         if words[0] in text.orders:
             raise CaseFormatError(path, line, f"ORDERS {words[0]} given twice")
@@ -211,6 +211,10 @@ _int = case_int
 def _finish(case: _Reading) -> Case | CaseFormatError:
     """The case checked by its game's codec at END; a malformed case comes out as its error."""
     text = case.text
+    stranger = next((name for name in text.orders if name not in text.seats), None)
+    if stranger is not None:
+        return CaseFormatError(text.path, text.orders_lines[stranger],
+                               f"ORDERS needs one name from SEATS, not {stranger!r}")
     try:
         codec = case.codec if case.codec is not None else _codec(case, DEFAULT_GAME, text.line)
         prepared = codec.prepare(text)

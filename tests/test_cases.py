@@ -372,3 +372,38 @@ def test_the_second_game_rulesets_are_its_own(tmp_path: Path, tally: _TallyCases
     code, lines = _check(tmp_path, "CASE r\nGAME tally\nRULES variable-pig\nEND\n")
     assert code == 1
     assert any("c.case:3: Tally has no ruleset called 'variable-pig'; known rulesets: plain" in line for line in lines)
+
+
+_SETTING = ("SEATS", "RULES", "OPTIONS", "TURN", "FIRST", "TITLE")
+
+
+def _setting_last(text: str) -> str:
+    """Each case with its setting lines (SEATS, RULES, OPTIONS, TURN, FIRST, TITLE) moved to just
+    before its END: the format fixes no order of lines after CASE (and GAME)."""
+    out: list[str] = []
+    held: list[str] = []
+    for line in text.splitlines():
+        keyword = line.split(" ", 1)[0]
+        if keyword in _SETTING:
+            held.append(line)
+            continue
+        if keyword == "END":
+            out += held
+            held = []
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_cases_read_the_same_whatever_the_order_of_their_lines(tmp_path: Path) -> None:
+    moved = 0
+    for path in sorted(CASES.rglob("*.case")):
+        text = path.read_text(encoding="utf-8")
+        copy = tmp_path / path.relative_to(CASES)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(_setting_last(text), encoding="utf-8")
+        for item in read_cases(copy):
+            assert not isinstance(item, CaseFormatError), f"{path}: {item}"
+            result = run_case(item)
+            assert result.passed, result.report
+            moved += 1
+    assert moved == len(ALL)

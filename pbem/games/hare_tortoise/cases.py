@@ -122,10 +122,10 @@ class HareCases(CaseCodec):
         common = [(case.seats_line, "SEATS", ""), (case.options_line, "OPTIONS", "")]
         for line, keyword, rest in sorted([c for c in common if c[0]] + case.keys):
             words = rest.split()
-            # a name from SEATS, given on a line after SEATS
-            seated = bool(words) and words[0] in case.seats and line > case.seats_line
-            # two-player: a runner's name (a seat name followed by 1 or 2), given after SEATS
-            running = bool(words) and words[0] in runners and line > case.seats_line
+            # a name from SEATS (before or after the SEATS line: the format fixes no order of lines)
+            seated = bool(words) and words[0] in case.seats
+            # two-player: a runner's name (a seat name followed by 1 or 2)
+            running = bool(words) and words[0] in runners
             if two and keyword in ("RUNNER", "EXPECT", "SUPPLY"):
                 self._read_two(case, lines, keyword, words, seated, running, rules, line)
                 continue
@@ -137,7 +137,7 @@ class HareCases(CaseCodec):
                 if not words:
                     raise CaseFormatError(path, line, "RUNNER needs a name")
                 if not seated:
-                    raise CaseFormatError(path, line, f"RUNNER {words[0]!r} is not in SEATS (SEATS must come first)")
+                    raise CaseFormatError(path, line, f"RUNNER {words[0]!r} is not in SEATS")
                 if words[0] in lines.runners:
                     raise CaseFormatError(path, line, f"RUNNER {words[0]!r} given twice")
                 lines.runners[words[0]] = _pairs(words[1:], path, line)
@@ -185,7 +185,7 @@ class HareCases(CaseCodec):
                 raise CaseFormatError(path, line, "RUNNER needs a name")
             if not running:
                 raise CaseFormatError(path, line, f"RUNNER {words[0]!r}: two-player runners are named by a seat "
-                                      "name followed by 1 or 2 (SEATS must come first)")
+                                      "name followed by 1 or 2")
             if words[0] in lines.runners:
                 raise CaseFormatError(path, line, f"RUNNER {words[0]!r} given twice")
             kv = _pairs(words[1:], path, line)
@@ -196,7 +196,7 @@ class HareCases(CaseCodec):
             lines.runner_lines[words[0]] = line
         elif keyword == "SUPPLY":
             if not seated:
-                raise CaseFormatError(path, line, "SUPPLY needs a seat name from SEATS (SEATS must come first)")
+                raise CaseFormatError(path, line, "SUPPLY needs a seat name from SEATS")
             supplies = lines.supplies = lines.supplies or {}
             if words[0] in supplies:
                 raise CaseFormatError(path, line, f"SUPPLY {words[0]} given twice")
