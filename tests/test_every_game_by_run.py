@@ -79,3 +79,49 @@ def test_every_computer_player_writes_sheets_its_game_takes_whole(game_name: str
                 assert not rejected, (game_name, ruleset, text[:200], rejected[0].reason if rejected else "")
                 orders[seat] = parsed.orders
             state = game.resolve(state, orders, SeededChance(seed, game.turn(state))).state
+
+
+#: Hare & Tortoise's options through `pbem run`, each in another ruleset (the random playthrough
+#: covers every ruleset and combination of options at the engine)
+OPTION_GAMES = [
+    ("variable-pig", ("partnership", "face-to-face"), 4),
+    ("parlett-classic", ("partnership", "carrots-95"), 6),
+    ("parlett-2010", ("carrots-95", "face-to-face"), 5),
+    ("intellect-1974", ("two-player", "face-to-face"), 2),
+    ("hase-igel-sam", ("partnership",), 6),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), OPTION_GAMES,
+                         ids=[f"{r}:{'+'.join(o)}" for r, o, _ in OPTION_GAMES])
+def test_every_option_plays_to_its_end_through_pbem_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str,
+                                                        options: tuple[str, ...], seats: int) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    assert CliRunner().invoke(main, ["init", "."]).exit_code == 0
+    args = ["new-game", "robots", "--rules", ruleset, "--seed", "5", "--early"]
+    for option in options:
+        args += ["--option", option]
+    names = NAMES[:seats]
+    for name in names:
+        args += ["--player", f"{name}=bot:sam"]
+    if "partnership" in options:
+        teams = 3 if seats == 6 and ruleset == "parlett-classic" else 2  # 2+2+2, or 2+2 / 3+3
+        for t in range(teams):
+            args += ["--team", f"T{t}=" + ",".join(names[t::teams])]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    m = Moderator(load_config(tmp_path / "pbem.toml"))
+    worker = Runner(m)
+    for _ in range(400):
+        if m.status("robots")["over"]:
+            break
+        worker.round()
+    status = m.status("robots")
+    assert status["over"], f"{ruleset} {options} still running at turn {status['turn']}"
+    with m.store.session() as session:
+        sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
+        reports = [r for r in m.store.mails(session) if r.kind == "gm-report"]
+    assert sheets and all(r.status == "accepted" for r in sheets)
+    assert len(reports) == status["turn"] - 1 and {r.status for r in reports} == {"sent"}
