@@ -671,8 +671,10 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
             if known.digest in (key.digest, ""):
                 return None, known
             continue  # the same Message-ID, another body: another mail
+        # the pipeline's own transaction (or the quarantine's) is the durable one, and comes
+        # before anything is acknowledged: see Store.add_message
         row = m.store.add_message(MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(),
-                                             digest=key.digest))
+                                             digest=key.digest), flushed_later=True)
         if row is None:  # another worker stored it just now
             with m.store.session() as session:
                 return None, m.store.message_seen(session, candidate)
