@@ -665,21 +665,21 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
     Message-ID with another body is another mail, stored under a key of its own."""
     key = message_key(raw)
     for candidate in (key.id, f"{key.id[:900]} {key.digest}"):
-        with m.store.session() as session:
-            known = m.store.message_seen(session, candidate)
-        if known is not None:
-            if known.digest in (key.digest, ""):
-                return None, known
-            continue  # the same Message-ID, another body: another mail
         # the pipeline's own transaction (or the quarantine's) is the durable one, and comes
-        # before anything is acknowledged: see Store.add_message
+        # before anything is acknowledged: see Store.add_message. Stored first and looked up
+        # only when the Message-ID is taken: a new mail costs one statement, not two.
         row = m.store.add_message(MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(),
                                              digest=key.digest), flushed_later=True)
-        if row is None:  # another worker stored it just now
-            with m.store.session() as session:
-                return None, m.store.message_seen(session, candidate)
-        checkpoint("after-store-raw")
-        return row, None
+        if row is not None:
+            checkpoint("after-store-raw")
+            return row, None
+        with m.store.session() as session:
+            known = m.store.message_seen(session, candidate)
+        if known is None:
+            continue  # not to be: the key was taken, and it is gone again
+        if known.digest in (key.digest, ""):
+            return None, known
+        # the same Message-ID, another body: another mail
     return None, None
 
 

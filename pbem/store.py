@@ -535,7 +535,8 @@ class Store:
         or commits first and counts."""
         done = session.execute(
             update(GameRow).where(col(GameRow.id) == game_id, col(GameRow.turn) == turn,
-                                  col(GameRow.over) == sa_false()).values(turn=turn)
+                                  col(GameRow.over) == sa_false()).values(turn=turn),
+            execution_options={"synchronize_session": False},  # it sets the turn it found: nothing to sync
         )
         return bool(done.rowcount)  # type: ignore[attr-defined]
 
