@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, event, or_, update
+from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, case, event, or_, update
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.engine import CursorResult, Engine, make_url
@@ -674,16 +674,17 @@ class Store:
     def mark_written(self, written: Sequence[tuple[int, str]], worker: str, now: datetime) -> int:
         """Claimed mails written to the outbox folder, as (id, path): all marked sent in one
         transaction, each only while `worker` still holds its claim. Returns how many."""
-        done = 0
+        if not written:
+            return 0
+        paths = dict(written)
+        # one statement for the batch, each row's path picked by its id
+        q = update(MailRow).where(
+            col(MailRow.id).in_(list(paths)), col(MailRow.status) == MailStatus.SENDING, col(MailRow.claimed_by) == worker
+        ).values(status=MailStatus.SENT, sent_at=_utc(now), error="", path=case(paths, value=col(MailRow.id)))
         with self.session() as session:
-            for mail_id, path in written:
-                q = update(MailRow).where(
-                    col(MailRow.id) == mail_id, col(MailRow.status) == MailStatus.SENDING, col(MailRow.claimed_by) == worker
-                ).values(status=MailStatus.SENT, sent_at=_utc(now), error="", path=path)
-                result = session.execute(q, execution_options={"synchronize_session": False})
-                assert isinstance(result, CursorResult)
-                done += result.rowcount
-        return done
+            result = session.execute(q, execution_options={"synchronize_session": False})
+            assert isinstance(result, CursorResult)
+            return result.rowcount
 
     def _finish(self, mail_id: int, worker: str, **values: Any) -> bool:
         """Update a mail only while `worker` still holds its claim; True when it did."""
