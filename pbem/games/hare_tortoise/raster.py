@@ -5,10 +5,11 @@ players' panel, the runners' tokens and the moves' arrows, with the same geometr
 track rasterised once by resvg, without sending each turn through an SVG rasteriser and a PNG
 encoder and decoder per part (most of resvg's time per part went on encoding its PNG).
 
-Each part is drawn on a transparent tile covering its area, `SUPERSAMPLE` times larger in
-each direction, and reduced: every edge is smoothed over 16 samples a pixel, as resvg's
-anti-aliasing does. Text is DejaVu Sans through FreeType, the font the outlines of `label`
-come from. Pure arithmetic on the inputs: the same turn gives the same pixels.
+Each shape is drawn as a coverage mask over its own area, `SUPERSAMPLE` times larger in each
+direction, and reduced: every edge is smoothed over 16 samples a pixel, as resvg's
+anti-aliasing does; the mask then blends its colour in. Text is DejaVu Sans through FreeType,
+the font the outlines of `label` come from, smoothed by FreeType at the picture's own size.
+Pure arithmetic on the inputs: the same turn gives the same pixels.
 """
 
 from __future__ import annotations
@@ -65,10 +66,12 @@ class _Canvas:
         right, bottom = min(width, math.ceil(x1 * self.scale)), min(height, math.ceil(y1 * self.scale))
         if right <= left or bottom <= top:
             return
-        mask = Image.new("L", ((right - left) * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE), 0)
+        # text is smoothed by FreeType itself: drawn at the picture's own size
+        ss = 1 if all(kind == "text" for kind, _ in shapes) else SUPERSAMPLE
+        mask = Image.new("L", ((right - left) * ss, (bottom - top) * ss), 0)
         draw = ImageDraw.Draw(mask)
         ink = round(255 * opacity)
-        k, ox, oy = self.k, left * SUPERSAMPLE, top * SUPERSAMPLE
+        k, ox, oy = self.scale * ss, left * ss, top * ss
 
         def xy(x: float, y: float) -> tuple[float, float]:
             return (x * k - ox, y * k - oy)
@@ -96,7 +99,7 @@ class _Canvas:
                 text, x, y, size, bold, anchor = args
                 where = {"start": "ls", "middle": "ms", "end": "rs"}[anchor]
                 draw.text(xy(x, y), text, fill=ink, font=_font(size * k, bold), anchor=where)
-        self.picture.paste(_rgba(color)[:3], (left, top, right, bottom), mask.reduce(SUPERSAMPLE))
+        self.picture.paste(_rgba(color)[:3], (left, top, right, bottom), mask.reduce(ss) if ss > 1 else mask)
 
 
 def _text(text: str, x: float, y: float, size: float, *, bold: bool = False,
