@@ -504,11 +504,11 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
     (acknowledgements are never rate-limited away; only the sheet's own player can cause one)."""
     assert it.game is not None and it.player is not None and it.parsed is not None and it.row.id is not None
     assert it.game.id is not None and it.player.id is not None
-    current = m.store.current_sheets(session, it.game.id, it.game.turn).get(it.player.id)
+    current = m.store.current_sheet_message(session, it.game.id, it.player.id, it.game.turn)
     if current is None:
         it.replaced = "new"
     else:
-        it.replaced = "superseded" if current.message_id > it.row.id else "replaced"
+        it.replaced = "superseded" if current > it.row.id else "replaced"
     if not it.player.email or not it.player.email.isascii():
         return  # a computer player reads no mail
     original = read_message_id(it.msg) if it.msg is not None else ""

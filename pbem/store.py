@@ -524,6 +524,14 @@ class Store:
         )
         return {r.player_id: r for r in rows}
 
+    def current_sheet_message(self, session: Session, game_id: int, player_id: int, turn: int) -> int | None:
+        """The stored message of the player's sheet in force for `turn`, if any (one column of
+        one row, where `current_sheets` loads every seat's sheet whole)."""
+        return session.exec(
+            select(SheetRow.message_id).where(SheetRow.game_id == game_id, SheetRow.player_id == player_id,
+                                              SheetRow.turn == turn, SheetRow.current == True)  # noqa: E712
+        ).first()
+
     def replace_sheet(self, session: Session, sheet: SheetRow) -> str:
         """Store the sheet; the one in force is the latest by arrival (the message's place in the
         store), never by the order in which messages were processed. Returns "new", "replaced"
