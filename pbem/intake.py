@@ -664,27 +664,25 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
     the row already stored) for a duplicate: the same Message-ID and the same body. A known
     Message-ID with another body is another mail, stored under a key of its own."""
     key = message_key(raw)
-    # On SQLite the mail is stored first and looked up only when its Message-ID is taken: a new
+    # The mail is stored first and looked up only when its Message-ID is taken: a new
     # mail costs one statement, not two. PostgreSQL looks first: a refused insert there would
     # use up a message number, and the numbers go into the replies' Message-IDs.
-    look_first = m.store.engine.dialect.name != "sqlite"
+    look_first = m.store.engine.dialect.name == "postgresql"
     for candidate in (key.id, f"{key.id[:900]} {key.digest}"):
-        if look_first:
-            with m.store.session() as session:
-                known = m.store.message_seen(session, candidate)
-            if known is not None:
-                if known.digest in (key.digest, ""):
-                    return None, known
-                continue  # the same Message-ID, another body: another mail
         # the pipeline's own transaction (or the quarantine's) is the durable one, and comes
         # before anything is acknowledged: see Store.add_message
-        row = m.store.add_message(MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(),
-                                             digest=key.digest), flushed_later=True)
+        fresh = MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(), digest=key.digest)
+        known = None
+        if look_first:
+            row, known = m.store.add_message_unless_known(fresh)
+        else:
+            row = m.store.add_message(fresh, flushed_later=True)
         if row is not None:
             checkpoint("after-store-raw")
             return row, None
-        with m.store.session() as session:
-            known = m.store.message_seen(session, candidate)
+        if known is None:
+            with m.store.session() as session:
+                known = m.store.message_seen(session, candidate)
         if known is None:
             continue  # not to be: the key was taken, and it is gone again
         if known.digest in (key.digest, ""):

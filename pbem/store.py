@@ -511,6 +511,27 @@ class Store:
                     conn.exec_driver_sql("PRAGMA synchronous=FULL")
                     conn.commit()
 
+    def add_message_unless_known(self, row: MessageRow) -> tuple[MessageRow | None, MessageRow | None]:
+        """PostgreSQL's `add_message(row, flushed_later=True)`: looks the Message-ID up first (a
+        refused insert would use up a message number), in the same transaction as the insert, so
+        that a new mail costs one transaction. Returns (the stored row, None), (None, the row
+        already stored under its Message-ID), or (None, None) when another worker stored it
+        just now."""
+        try:
+            with self.engine.connect() as conn, conn.begin():
+                conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")  # see add_message
+                with Session(bind=conn, expire_on_commit=False) as session:
+                    known = self.message_seen(session, row.message_id)
+                    if known is not None:
+                        session.expunge(known)
+                        return None, known
+                    session.add(row)
+                    session.flush()  # assigns row.id
+                    session.expunge(row)
+            return row, None
+        except IntegrityError:
+            return None, None
+
     def messages(self, session: Session, status: str | None = None) -> list[MessageRow]:
         q = select(MessageRow).order_by(MessageRow.id)  # type: ignore[arg-type]
         if status is not None:
