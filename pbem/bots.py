@@ -56,9 +56,11 @@ def take_sheets(m: Deps, name: str) -> list[IntakeResult]:
         game = m.store.game(session, name)
         if game.over or game.id is None:
             return []
+        players = m.store.players(session, game.id)
+        if not any(p.bot for p in players):
+            return []  # no computer player: nothing to read
         engine = m.engine(game)
         state = engine.load_state(json.loads(game.state))
-        players = m.store.players(session, game.id)
         sent = set(m.store.current_sheets(session, game.id, game.turn))
         owing = due_seats(engine, state, players, sent)
         for p in owing:

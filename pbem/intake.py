@@ -504,11 +504,11 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
     (acknowledgements are never rate-limited away; only the sheet's own player can cause one)."""
     assert it.game is not None and it.player is not None and it.parsed is not None and it.row.id is not None
     assert it.game.id is not None and it.player.id is not None
-    current = m.store.current_sheets(session, it.game.id, it.game.turn).get(it.player.id)
+    current = m.store.current_sheet_message(session, it.game.id, it.player.id, it.game.turn)
     if current is None:
         it.replaced = "new"
     else:
-        it.replaced = "superseded" if current.message_id > it.row.id else "replaced"
+        it.replaced = "superseded" if current > it.row.id else "replaced"
     if not it.player.email or not it.player.email.isascii():
         return  # a computer player reads no mail
     original = read_message_id(it.msg) if it.msg is not None else ""
@@ -664,20 +664,30 @@ def store_raw(m: Deps, raw: bytes, source: str) -> tuple[MessageRow | None, Mess
     the row already stored) for a duplicate: the same Message-ID and the same body. A known
     Message-ID with another body is another mail, stored under a key of its own."""
     key = message_key(raw)
+    # The mail is stored first and looked up only when its Message-ID is taken: a new
+    # mail costs one statement, not two. PostgreSQL looks first: a refused insert there would
+    # use up a message number, and the numbers go into the replies' Message-IDs.
+    look_first = m.store.engine.dialect.name == "postgresql"
     for candidate in (key.id, f"{key.id[:900]} {key.digest}"):
-        with m.store.session() as session:
-            known = m.store.message_seen(session, candidate)
-        if known is not None:
-            if known.digest in (key.digest, ""):
-                return None, known
-            continue  # the same Message-ID, another body: another mail
-        row = m.store.add_message(MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(),
-                                             digest=key.digest))
-        if row is None:  # another worker stored it just now
+        # the pipeline's own transaction (or the quarantine's) is the durable one, and comes
+        # before anything is acknowledged: see Store.add_message
+        fresh = MessageRow(message_id=candidate, raw=raw, source=source, received_at=m.now(), digest=key.digest)
+        known = None
+        if look_first:
+            row, known = m.store.add_message_unless_known(fresh)
+        else:
+            row = m.store.add_message(fresh, flushed_later=True)
+        if row is not None:
+            checkpoint("after-store-raw")
+            return row, None
+        if known is None:
             with m.store.session() as session:
-                return None, m.store.message_seen(session, candidate)
-        checkpoint("after-store-raw")
-        return row, None
+                known = m.store.message_seen(session, candidate)
+        if known is None:
+            continue  # not to be: the key was taken, and it is gone again
+        if known.digest in (key.digest, ""):
+            return None, known
+        # the same Message-ID, another body: another mail
     return None, None
 
 

@@ -6,12 +6,14 @@ import base64
 import functools
 import hashlib
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.charset import QP, Charset
 from email.generator import BytesGenerator
 from email.header import Header
+from email.message import Message
 from email.mime.base import MIMEBase
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
@@ -70,6 +72,25 @@ def _address(address: str) -> str:
     ):
         raise ValueError(f"not one plain address: {address!r}")
     return address
+
+
+#: a header value the email package writes as it is: printable ASCII words, one space apart
+_PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")
+
+
+class _Generator(BytesGenerator):
+    """The email package's generator, writing a plain header value (`_PLAIN_VALUE`) straight
+    out: the same bytes as its folding machinery gives for one with folding off (maxheaderlen=0),
+    without building a Header object per field of every part."""
+
+    def _write_headers(self, msg: Message) -> None:
+        nl = self._NL  # type: ignore[attr-defined]
+        for name, value in msg.raw_items():
+            if isinstance(value, str) and value.isascii() and _PLAIN_VALUE.fullmatch(value):
+                self._fp.write(f"{name}: {value}{nl}".encode("ascii"))  # type: ignore[attr-defined]
+            else:
+                self._fp.write(self.policy.fold_binary(name, value))  # type: ignore[attr-defined,union-attr]
+        self.write(nl)
 
 
 def _text(body: str, subtype: str) -> MIMEText:
@@ -166,7 +187,7 @@ def compose(
         part.set_boundary(f"=_pbem_{seed}_{n}")
     out = io.BytesIO()
     # no folding: Message-IDs and In-Reply-To stay on one line, as mail programs write them
-    BytesGenerator(out, mangle_from_=False, maxheaderlen=0).flatten(msg)
+    _Generator(out, mangle_from_=False, maxheaderlen=0).flatten(msg)
     raw = out.getvalue()
     for pic, holder in zip(pictures, placeholders, strict=True):
         raw = raw.replace(base64.b64encode(holder), _base64_lines(pic.png))

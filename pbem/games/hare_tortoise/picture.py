@@ -456,11 +456,11 @@ def _token_box(cx: float, cy: float, r: float) -> _Area:
     return (cx - r - 3, cy - r - 3, cx + r + 5, cy + r + 6)
 
 
-def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> list[_Piece]:
-    parts: list[_Piece] = []
+def _token_spots(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> list[tuple[RunnerMark, float, float, bool]]:
+    """Where each runner's token stands, in drawing order: (runner, x, y, finished)."""
+    spots: list[tuple[RunnerMark, float, float, bool]] = []
     for i, runner in enumerate(r for r in runners if r.square == START):
-        sx, sy = _start_spot(i)
-        parts.append((_runner_svg(runner, sx, sy, _TOKEN_R, 17), _token_box(sx, sy, _TOKEN_R)))
+        spots.append((runner, *_start_spot(i), False))
     seen: dict[int, int] = {}
     for runner in runners:
         if START < runner.square < HOME:
@@ -468,11 +468,24 @@ def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark])
             nth = seen.get(runner.square, 0)
             seen[runner.square] = nth + 1
             cx, cy = _anchor(runner.square)
-            tx, ty = cx + 8 * nth, cy + 4 + 8 * nth
-            parts.append((_runner_svg(runner, tx, ty, _TOKEN_R, 17), _token_box(tx, ty, _TOKEN_R)))
-    hx, _, hw, _ = _HOME_BOX
+            spots.append((runner, cx + 8 * nth, cy + 4 + 8 * nth, False))
     for i, runner in enumerate(finishers):
-        tx, ty = _finisher_spot(i)
+        spots.append((runner, *_finisher_spot(i), True))
+    return spots
+
+
+def _finisher_area(ty: float) -> _Area:
+    hx, _, hw, _ = _HOME_BOX
+    return (hx, ty - _FINISHER_R - 4, hx + hw, ty + _FINISHER_R + 7)
+
+
+def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> list[_Piece]:
+    parts: list[_Piece] = []
+    hx, _, hw, _ = _HOME_BOX
+    for runner, tx, ty, finished in _token_spots(runners, finishers):
+        if not finished:
+            parts.append((_runner_svg(runner, tx, ty, _TOKEN_R, 17), _token_box(tx, ty, _TOKEN_R)))
+            continue
         place = ordinal(runner.place) if runner.place is not None else "\u2013"
         parts.append((
             f'<g class="finisher" data-place="{runner.place if runner.place else ""}" '
@@ -480,17 +493,17 @@ def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark])
             f"{_runner_svg(runner, tx, ty, _FINISHER_R, 13)}"
             f"{label(place, hx + 58, ty + 6, 16, bold=True)}"
             f"{label(fit_text(runner.name, hw - 106, 14), hx + 98, ty + 5, 14, role='name')}</g>",
-            (hx, ty - _FINISHER_R - 4, hx + hw, ty + _FINISHER_R + 7),
+            _finisher_area(ty),
         ))
     return parts
 
 
-def _players_svg(runners: Sequence[RunnerMark]) -> str:
-    x, y, w, h = _PLAYERS_BOX
-    parts = ['<g class="players">', label("Runners", x + 14, y + 26, 16, bold=True)]
+def _player_rows(runners: Sequence[RunnerMark]) -> list[tuple[RunnerMark, float, str]]:
+    """The players' panel, a row a runner: (runner, the row's middle, where it stands)."""
+    _, y, _, h = _PLAYERS_BOX
     step = min(36.0, (h - 50) / max(len(runners), 1))
+    rows = []
     for i, runner in enumerate(runners):
-        cy = y + 56 + i * step
         if runner.place is not None:
             status = ordinal(runner.place)
         elif runner.square == START:
@@ -499,6 +512,14 @@ def _players_svg(runners: Sequence[RunnerMark]) -> str:
             status = "home"
         else:
             status = f"sq {runner.square}"
+        rows.append((runner, y + 56 + i * step, status))
+    return rows
+
+
+def _players_svg(runners: Sequence[RunnerMark]) -> str:
+    x, y, w, _ = _PLAYERS_BOX
+    parts = ['<g class="players">', label("Runners", x + 14, y + 26, 16, bold=True)]
+    for runner, cy, status in _player_rows(runners):
         parts.append(
             f'<g class="player" data-seat="{runner.seat}">'
             f"{_token(runner, x + 28, cy, 14, 11)}"
@@ -521,9 +542,22 @@ def _around(points: Sequence[tuple[float, float]], margin: float) -> _Area:
     return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
 
 
-def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
-    """An arrow in the mover's colour, dashed when going back, with its slot in a disc."""
-    color = SEAT_COLORS[move.seat]
+@dataclass(frozen=True)
+class _MoveShape:
+    """A move's arrow: its curve (a quadratic or, for a loop, a cubic Bézier: start, control
+    points, end), its head (tip, then the two back corners), its slot's disc, dashed when it
+    goes back, and the area it draws within."""
+
+    move: MoveMark
+    curve: tuple[tuple[float, float], ...]
+    head: tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
+    badge: tuple[float, float]
+    dashed: bool
+    area: _Area
+
+
+def _move_shape(move: MoveMark, occupied: set[int], spots: _Spots) -> _MoveShape:
+    """Where a move's arrow goes: its curve, its head, the disc with its slot, its area."""
     x0, y0 = _anchor(move.from_square)
     if move.from_square == START:
         # Each seat leaves START from its own point, so that turn 1's arrows fan out.
@@ -541,9 +575,8 @@ def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
     if move.from_square == move.to_square:
         # Staying put: a loop over the square, or under it where the title band is above.
         up = 1 if move.from_square > _COLS else -1
-        d = (
-            f"M{num(x0 - 12)} {num(y0 - 30 * up)}C{num(x0 - 34)} {num(y0 - 78 * up)} "
-            f"{num(x0 + 34)} {num(y0 - 78 * up)} {num(x0 + 13)} {num(y0 - 38 * up)}"
+        curve: tuple[tuple[float, float], ...] = (
+            (x0 - 12, y0 - 30 * up), (x0 - 34, y0 - 78 * up), (x0 + 34, y0 - 78 * up), (x0 + 13, y0 - 38 * up)
         )
         tip = (x0 + 10, y0 - 28 * up)
         ux, uy = -0.35, 0.94 * up
@@ -565,15 +598,32 @@ def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
         slen = math.hypot(x0 - cx, y0 - cy)
         start = (x0 - (x0 - cx) / slen * 10, y0 - (y0 - cy) / slen * 10)
         end = (tip[0] - ux * 10, tip[1] - uy * 10)
-        d = f"M{num(start[0])} {num(start[1])}Q{num(cx)} {num(cy)} {num(end[0])} {num(end[1])}"
+        curve = (start, (cx, cy), end)
         bx = 0.25 * start[0] + 0.5 * cx + 0.25 * end[0]
         by = 0.25 * start[1] + 0.5 * cy + 0.25 * end[1]
         hull = [start, (cx, cy), end]
-    dash = ' stroke-dasharray="9 6"' if move.to_square < move.from_square else ""
     hx, hy = tip[0] - ux * 15, tip[1] - uy * 15
     wx, wy = -uy * 8, ux * 8
     # strokes up to 9 wide with round caps, the arrowhead's outline, the slot's disc of 12
     area = _around([*hull, tip, (hx + wx, hy + wy), (hx - wx, hy - wy), (bx - 12, by - 12), (bx + 12, by + 12)], 8)
+    head = (tip, (hx + wx, hy + wy), (hx - wx, hy - wy))
+    return _MoveShape(move, curve, head, (bx, by), move.to_square < move.from_square, area)
+
+
+def _curve_d(curve: Sequence[tuple[float, float]]) -> str:
+    (x0, y0), *rest = curve
+    kind = "C" if len(rest) == 3 else "Q"
+    return f"M{num(x0)} {num(y0)}{kind}" + " ".join(f"{num(x)} {num(y)}" for x, y in rest)
+
+
+def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
+    """An arrow in the mover's colour, dashed when going back, with its slot in a disc."""
+    shape = _move_shape(move, occupied, spots)
+    color = SEAT_COLORS[move.seat]
+    d = _curve_d(shape.curve)
+    dash = ' stroke-dasharray="9 6"' if shape.dashed else ""
+    tip, left, right = shape.head
+    bx, by = shape.badge
     return (
         f'<g class="move" data-seat="{move.seat}" data-slot="{move.slot}" '
         f'data-from="{move.from_square}" data-to="{move.to_square}">'
@@ -581,14 +631,14 @@ def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
         'stroke-linecap="round" stroke-opacity="0.85"/>'
         f'<path d="{d}" fill="none" stroke="{color}" stroke-width="4.5" '
         f'stroke-linecap="round"{dash}/>'
-        f'<path d="M{num(tip[0])} {num(tip[1])}L{num(hx + wx)} {num(hy + wy)}'
-        f'L{num(hx - wx)} {num(hy - wy)}Z" fill="{color}" stroke="#ffffff" '
+        f'<path d="M{num(tip[0])} {num(tip[1])}L{num(left[0])} {num(left[1])}'
+        f'L{num(right[0])} {num(right[1])}Z" fill="{color}" stroke="#ffffff" '
         'stroke-width="1.5" stroke-linejoin="round"/>'
         f'<circle cx="{num(bx)}" cy="{num(by)}" r="12" fill="#ffffff"/>'
         f'<circle cx="{num(bx)}" cy="{num(by)}" r="10" fill="{color}"/>'
         + label(str(move.slot), bx, by + 4.5, 13, bold=True, anchor="middle", fill=ink_on(color))
         + "</g>",
-        area,
+        shape.area,
     )
 
 
@@ -741,6 +791,14 @@ def board_png_layers(
     """
     track = tuple(squares)
     track_svg(track)  # checks the track
+    _check_marks(runners, moves)
+    if size < 100:
+        raise BoardRenderError(f"a board {size} pixels wide is too small to read; use >= 100")
+    from pbem.games.hare_tortoise import raster  # Pillow, only when pictures are drawn
+
+    if raster.available([title, subtitle, *(r.name for r in runners)]):
+        return raster.board_png_raster(track, runners, moves, title, subtitle, size)
+    # a script DejaVu Sans lacks, or no DejaVu Sans: every part through resvg
     heading, players, runner_parts, move_parts = _turn_layer(runners, moves, title, size, subtitle)
     return _LAYERS.png_parts(
         (track, size),

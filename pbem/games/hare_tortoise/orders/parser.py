@@ -483,7 +483,31 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
     Raises OrderLineError, and nothing else, with the column, the reason and the kind of error.
     The time taken is linear in the length of the line, and a line that the limits let through
     builds orders small enough to compile and resolve.
+
+    A line read once is known again: the same line is read when its mail comes in and when its
+    turn is resolved, and most sheets hold the same few lines (MOVE: NEXT). The result is made
+    of frozen values only, so the same object serves every reading.
     """
+    if len(text) > limits.line_length:
+        return _parse_order_line(text, players, limits)
+    found = _parse_order_line_known(text, tuple(players), limits)
+    if isinstance(found, tuple):
+        raise OrderLineError(*found)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _parse_order_line_known(text: str, players: tuple[str, ...], limits: OrderLimits
+                            ) -> ParsedLine | tuple[int, str, RejectionKind]:
+    """The line's orders, or its error's column, reason and kind (not the exception: its
+    traceback would keep its frames alive)."""
+    try:
+        return _parse_order_line(text, players, limits)
+    except OrderLineError as err:
+        return (err.column, err.reason, err.kind)
+
+
+def _parse_order_line(text: str, players: Sequence[str], limits: OrderLimits) -> ParsedLine:
     if len(text) > limits.line_length:
         raise _LineError(limits.line_length + 1, f"the line is {len(text)} characters long; an order line may "
                          f"have at most {limits.line_length}")
