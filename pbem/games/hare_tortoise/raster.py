@@ -123,7 +123,7 @@ def _token(canvas: _Canvas, runner: P.RunnerMark, cx: float, cy: float, r: float
     outer = (cx - r - ring - 1, cy - r - ring - 1, cx + r + ring + 1, cy + r + ring + 1)
     canvas.layer("#ffffff", outer, [("circle", (cx, cy, r + ring))])
     canvas.layer(color, outer, [("circle", (cx, cy, r - ring))])
-    text = initials(runner.name) or chr(ord("A") + runner.seat)
+    text = runner.badge or initials(runner.name) or chr(ord("A") + runner.seat)
     canvas.layer(ink_on(color), outer, [_text(text, cx, cy + font * 0.36, font, bold=True, anchor="middle")])
 
 

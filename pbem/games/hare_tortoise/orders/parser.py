@@ -489,25 +489,26 @@ def parse_order_line(text: str, players: Sequence[str], limits: OrderLimits = LI
     of frozen values only, so the same object serves every reading.
     """
     if len(text) > limits.line_length:
-        return _parse_order_line(text, players, limits)
-    found = _parse_order_line_known(text, tuple(players), limits)
+        return _parse_order_line(text, players, limits, two)
+    found = _parse_order_line_known(text, tuple(players), limits, two)
     if isinstance(found, tuple):
         raise OrderLineError(*found)
     return found
 
 
 @lru_cache(maxsize=4096)
-def _parse_order_line_known(text: str, players: tuple[str, ...], limits: OrderLimits
+def _parse_order_line_known(text: str, players: tuple[str, ...], limits: OrderLimits, two: TwoPlayer | None
                             ) -> ParsedLine | tuple[int, str, RejectionKind]:
     """The line's orders, or its error's column, reason and kind (not the exception: its
-    traceback would keep its frames alive)."""
+    traceback would keep its frames alive). The key holds everything the reading depends on:
+    the line, the seats, the limits and (two-player) the author's runners."""
     try:
-        return _parse_order_line(text, players, limits)
+        return _parse_order_line(text, players, limits, two)
     except OrderLineError as err:
         return (err.column, err.reason, err.kind)
 
 
-def _parse_order_line(text: str, players: Sequence[str], limits: OrderLimits) -> ParsedLine:
+def _parse_order_line(text: str, players: Sequence[str], limits: OrderLimits, two: TwoPlayer | None) -> ParsedLine:
     if len(text) > limits.line_length:
         raise _LineError(limits.line_length + 1, f"the line is {len(text)} characters long; an order line may "
                          f"have at most {limits.line_length}")
