@@ -43,6 +43,18 @@ class _NoDice:
 _ARRAYS = ("sq", "car", "let", "place", "must", "skip", "occ")
 
 
+def _saved(t: engine._Turn) -> tuple[dict[str, Any], int]:
+    """The working position's arrays (copied, each of its own type) and HOME count, to put back
+    when a slot stops at a hare square."""
+    return {name: type(v)(v) for name in _ARRAYS for v in (getattr(t, name),)}, t.home_count
+
+
+def _restore(t: engine._Turn, saved: tuple[dict[str, Any], int]) -> None:
+    arrays, t.home_count = saved
+    for name, values in arrays.items():
+        setattr(t, name, values)
+
+
 def _tried_lines(tried: Sequence[Tried]) -> list[str]:
     out = []
     for t in tried:
@@ -88,14 +100,11 @@ def preview(rules: Ruleset, state: State, sheet: OrderSheet, seat: int) -> list[
         if t.sq[seat] == HOME:
             break
         line = lines[used] if used < len(lines) else beyond
-        saved = {name: list(getattr(t, name)) for name in _ARRAYS}
-        home_count = t.home_count
+        saved = _saved(t)
         try:
             slot, _again = engine._play_slot(t, seat, line, _NoDice(), used + 1, False)  # noqa: SLF001
         except _DieNeeded:
-            for name, values in saved.items():
-                setattr(t, name, values)
-            t.home_count = home_count
+            _restore(t, saved)
             s0 = t.sq[seat]
             engine._stage_number_bonus(t, seat, s0, t.pos_at(s0))  # noqa: SLF001
             move, tried, _rule = engine._stage_orders(t, seat, line[1])  # noqa: SLF001
@@ -129,14 +138,11 @@ def _preview_two(rules: Ruleset, state: State, sheet: OrderSheet, seat: int, cou
         if all(t.sq[j] == HOME for j in mine):
             break
         line = lines[used] if used < len(lines) else beyond
-        saved = {name: type(v)(v) for name in _ARRAYS for v in (getattr(t, name),)}
-        home_count = t.home_count
+        saved = _saved(t)
         try:
             slot, _again = engine._play_two_slot(t, seat, line, _NoDice(), used + 1, False)  # noqa: SLF001
         except _DieNeeded:
-            for name, values in saved.items():
-                setattr(t, name, values)
-            t.home_count = home_count
+            _restore(t, saved)
             racing = [j for j in mine if t.sq[j] != HOME]
             move, runner, tried, _rule = engine._two_orders(t, seat, racing, line[1])  # noqa: SLF001
             s0 = t.sq[runner]
