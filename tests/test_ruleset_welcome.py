@@ -57,6 +57,10 @@ def test_the_welcome_tells_the_rulesets_own_race(tmp_path: Path, monkeypatch: py
     assert "rolls a die" not in brief_part or rules in ("variable-pig", "parlett-classic")
     starting = 68 if rules == "hase-igel-sam" else 65
     assert f"with {starting} carrots and 3 lettuces" in brief_part
+    # what the race in brief says is not said again under THIS GAME'S RULES
+    restart = "A runner with no legal move goes back to START with 68 carrots."
+    assert (restart in text) is (rules == "hase-igel-sam")
+    assert (" ".join(text.split()).count("so reached does nothing until you move on") == 1) is (rules == "hase-igel-sam")
 
 
 def test_every_ruleset_says_what_its_hare_square_does() -> None:

@@ -199,7 +199,8 @@ def brief(view: View) -> tuple[str, ...]:
              "Moving forward d squares costs d(d+1)/2 carrots: 1, 3, 6, 10, 15, 21 ..."]
     if rules.free_backward:
         lines.append("Moving back to any free square down to the nearest tortoise square behind you earns 10 "
-                     "carrots per square (TO n or BACK n).")
+                     "carrots per square (TO n or BACK n); a hare, carrot or number square so reached does "
+                     "nothing until you move on.")
     else:
         lines.append("Falling back to the nearest free tortoise square behind you is free and earns 10 carrots "
                      "per square.")
@@ -227,13 +228,10 @@ def rules_notes(view: View) -> tuple[str, ...]:
         fixed = rules.home_allowance(1) == rules.home_allowance(2)  # intellect-1974's 20 in any place
         notes += two_player_notes(view, carrots, rules.starting_lettuces(), rules.home_allowance(2) if fixed else None)
     elif carrots != 65:
-        notes.append(f"Each runner starts with {carrots} carrots (a stuck runner restarts with {carrots}).")
+        notes.append(f"A runner with no legal move goes back to START with {carrots} carrots.")
     if rules.deck is not None:
         notes.append(f"Hare squares draw a card from a deck of {len(rules.deck.codes)}; HARE choices: "
                      f"{', '.join(rules.choices)} (default {rules.choices[0]}).")
-    if rules.free_backward:
-        notes.append("You may move back to any square down to the nearest tortoise square behind (TO n, BACK n), "
-                     "10 carrots per square; hare, carrot and number squares so reached are inert until you move.")
     if not rules.postal_rotation:
         notes.append("Face to face: each turn is one slot per racing seat in seat order, with no repeat.")
     for name, seats in view.teams:
