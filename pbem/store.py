@@ -10,11 +10,12 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, case, event, or_, update
+from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, bindparam, case, event, insert, or_, update
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
-from sqlalchemy.engine import CursorResult, Engine, make_url
+from sqlalchemy.engine import Connection, CursorResult, Engine, make_url
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 from pbem import migrations
@@ -394,6 +395,53 @@ def open_engine(url: str) -> Engine:
         ) from None
 
 
+class _Q:
+    """The statements of the busiest questions, built once: building a statement costs about as
+    much as running it (taking in a mail asks six of them; resolving a turn, a dozen). Their
+    values come as parameters."""
+
+    game = select(GameRow).where(GameRow.name == bindparam("name"))
+    lock_game = game.execution_options(populate_existing=True)
+    lock_game_for_update = lock_game.with_for_update()
+    players = select(PlayerRow).where(PlayerRow.game_id == bindparam("game_id")).order_by(col(PlayerRow.seat))
+    current_sheets = select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
+                                            SheetRow.current == True)  # noqa: E712
+    current_sheet = current_sheets.where(SheetRow.player_id == bindparam("player_id"))
+    current_sheet_message = select(SheetRow.message_id).where(
+        SheetRow.game_id == bindparam("game_id"), SheetRow.player_id == bindparam("player_id"),
+        SheetRow.turn == bindparam("turn"), SheetRow.current == True)  # noqa: E712
+    # the turn it found is written back: a write (it takes the lock) that changes nothing
+    claim_turn = update(GameRow).where(col(GameRow.id) == bindparam("game_id"), col(GameRow.turn) == bindparam("open"),
+                                       col(GameRow.over) == sa_false()).values(turn=bindparam("open"))
+    turn = select(TurnRow).where(TurnRow.game_id == bindparam("game_id"), TurnRow.turn == bindparam("turn"))
+    corrections = select(UndoneTurnRow.id).where(UndoneTurnRow.game_id == bindparam("game_id"),
+                                                 UndoneTurnRow.turn == bindparam("turn"))
+    sheets_since = select(SheetRow.id).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
+                                             SheetRow.received_at >= bindparam("since"))
+    standing_sheet = (
+        select(SheetRow).where(SheetRow.player_id == bindparam("player_id"), SheetRow.current == True,  # noqa: E712
+                               SheetRow.turn < bindparam("before"), SheetRow.turn >= bindparam("since"))
+        .order_by(col(SheetRow.turn).desc(), col(SheetRow.message_id).desc())
+    )
+    mail_exists = select(MailRow.id).where(MailRow.message_id == bindparam("message_id"))
+    events = select(EventRow).where(EventRow.game_id == bindparam("game_id")).order_by(col(EventRow.id))
+    events_of_kinds = (select(EventRow).where(EventRow.game_id == bindparam("game_id"),
+                                              col(EventRow.kind).in_(bindparam("kinds", expanding=True)))
+                       .order_by(col(EventRow.id)))
+
+
+_MESSAGE_COLUMNS = tuple(c.name for c in MessageRow.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
+_INSERT_MESSAGE = insert(MessageRow)
+
+
+def _insert_message(conn: Connection, row: MessageRow) -> None:
+    """One INSERT of `row`, without the ORM's unit of work; `row` comes back detached, with its
+    id, as if it had been loaded: a session it is added to later writes only what changes."""
+    values = {name: getattr(row, name) for name in _MESSAGE_COLUMNS}
+    row.id = conn.execute(_INSERT_MESSAGE, values).inserted_primary_key[0]  # type: ignore[index]
+    make_transient_to_detached(row)
+
+
 class Store:
     """Opens the database and answers every question the moderator asks of it."""
 
@@ -427,7 +475,7 @@ class Store:
 
     # games and players ---------------------------------------------------------------------
     def game(self, session: Session, name: str) -> GameRow:
-        row = session.exec(select(GameRow).where(GameRow.name == name)).first()
+        row = session.exec(_Q.game, params={"name": name}).first()
         if row is None:
             raise self._no_game(session, name)
         return row
@@ -444,16 +492,14 @@ class Store:
         and then reads the turn the first one wrote. SQLite: a plain select (SQLite has no row
         locks; one writer at a time, and turn's unique (game_id, turn) refuses a second
         resolution). The row is read afresh even if the session had it already."""
-        q = select(GameRow).where(GameRow.name == name).execution_options(populate_existing=True)
-        if session.get_bind().dialect.name == "postgresql":
-            q = q.with_for_update()
-        row = session.exec(q).first()
+        q = _Q.lock_game_for_update if session.get_bind().dialect.name == "postgresql" else _Q.lock_game
+        row = session.exec(q, params={"name": name}).first()
         if row is None:
             raise self._no_game(session, name)
         return row
 
     def find_game(self, session: Session, name: str) -> GameRow | None:
-        return session.exec(select(GameRow).where(GameRow.name == name)).first()
+        return session.exec(_Q.game, params={"name": name}).first()
 
     def game_names(self, session: Session) -> list[str]:
         return list(session.exec(select(GameRow.name).order_by(GameRow.name)))
@@ -462,7 +508,7 @@ class Store:
         return list(session.exec(select(GameRow).order_by(GameRow.name)))
 
     def players(self, session: Session, game_id: int) -> list[PlayerRow]:
-        return list(session.exec(select(PlayerRow).where(PlayerRow.game_id == game_id).order_by(col(PlayerRow.seat))))
+        return list(session.exec(_Q.players, params={"game_id": game_id}))
 
     def games_of_address(self, session: Session, address: str) -> list[GameRow]:
         rows = session.exec(
@@ -499,10 +545,7 @@ class Store:
                 with conn.begin():
                     if postgres:
                         conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-                    with Session(bind=conn, expire_on_commit=False) as session:
-                        session.add(row)
-                        session.flush()  # assigns row.id
-                        session.expunge(row)
+                    _insert_message(conn, row)
                 return row
             except IntegrityError:
                 return None
@@ -525,9 +568,7 @@ class Store:
                     if known is not None:
                         session.expunge(known)
                         return None, known
-                    session.add(row)
-                    session.flush()  # assigns row.id
-                    session.expunge(row)
+                _insert_message(conn, row)
             return row, None
         except IntegrityError:
             return None, None
@@ -540,29 +581,21 @@ class Store:
 
     # sheets ----------------------------------------------------------------------------------
     def current_sheets(self, session: Session, game_id: int, turn: int) -> dict[int, SheetRow]:
-        rows = session.exec(
-            select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.turn == turn, SheetRow.current == True)  # noqa: E712
-        )
+        rows = session.exec(_Q.current_sheets, params={"game_id": game_id, "turn": turn})
         return {r.player_id: r for r in rows}
 
     def current_sheet_message(self, session: Session, game_id: int, player_id: int, turn: int) -> int | None:
         """The stored message of the player's sheet in force for `turn`, if any (one column of
         one row, where `current_sheets` loads every seat's sheet whole)."""
-        return session.exec(
-            select(SheetRow.message_id).where(SheetRow.game_id == game_id, SheetRow.player_id == player_id,
-                                              SheetRow.turn == turn, SheetRow.current == True)  # noqa: E712
-        ).first()
+        return session.exec(_Q.current_sheet_message,
+                            params={"game_id": game_id, "player_id": player_id, "turn": turn}).first()
 
     def replace_sheet(self, session: Session, sheet: SheetRow) -> str:
         """Store the sheet; the one in force is the latest by arrival (the message's place in the
         store), never by the order in which messages were processed. Returns "new", "replaced"
         (it replaced an earlier sheet) or "superseded" (a sheet that arrived later is in force)."""
-        current = session.exec(
-            select(SheetRow).where(
-                SheetRow.game_id == sheet.game_id, SheetRow.player_id == sheet.player_id,
-                SheetRow.turn == sheet.turn, SheetRow.current == True,  # noqa: E712
-            )
-        ).all()
+        current = session.exec(_Q.current_sheet,
+                               params={"game_id": sheet.game_id, "player_id": sheet.player_id, "turn": sheet.turn}).all()
         if any(row.message_id > sheet.message_id for row in current):
             sheet.current = False
             session.add(sheet)
@@ -578,17 +611,14 @@ class Store:
         sheet stored while a resolution commits either waits for it and then sees the new turn,
         or commits first and counts."""
         done = session.execute(
-            update(GameRow).where(col(GameRow.id) == game_id, col(GameRow.turn) == turn,
-                                  col(GameRow.over) == sa_false()).values(turn=turn),
+            _Q.claim_turn, {"game_id": game_id, "open": turn},
             execution_options={"synchronize_session": False},  # it sets the turn it found: nothing to sync
         )
         return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def corrections(self, session: Session, game_id: int, turn: int) -> int:
         """How often `turn` was resolved and rolled back before."""
-        rows = session.exec(select(UndoneTurnRow.id).where(UndoneTurnRow.game_id == game_id,
-                                                            UndoneTurnRow.turn == turn))
-        return len(list(rows))
+        return len(list(session.exec(_Q.corrections, params={"game_id": game_id, "turn": turn})))
 
     def retire_sheets(self, session: Session, player_id: int, from_turn: int) -> None:
         """The seat's sheets in force from `from_turn` on stop counting (the seat changed hands)."""
@@ -617,23 +647,19 @@ class Store:
         return session.exec(select(MailRow).where(MailRow.message_id == message_id)).first()
 
     def sheets_since(self, session: Session, game_id: int, turn: int, since: datetime) -> int:
-        rows = session.exec(
-            select(SheetRow.id).where(SheetRow.game_id == game_id, SheetRow.turn == turn, SheetRow.received_at >= since)
-        )
-        return len(list(rows))
+        return len(list(session.exec(_Q.sheets_since, params={"game_id": game_id, "turn": turn, "since": since})))
 
     # turns -----------------------------------------------------------------------------------
     def turn(self, session: Session, game_id: int, turn: int) -> TurnRow | None:
-        return session.exec(select(TurnRow).where(TurnRow.game_id == game_id, TurnRow.turn == turn)).first()
+        return session.exec(_Q.turn, params={"game_id": game_id, "turn": turn}).first()
 
     def turns(self, session: Session, game_id: int) -> list[TurnRow]:
         return list(session.exec(select(TurnRow).where(TurnRow.game_id == game_id).order_by(TurnRow.turn)))  # type: ignore[arg-type]
 
     def events(self, session: Session, game_id: int, kinds: Sequence[str] = ()) -> list[EventRow]:
-        q = select(EventRow).where(EventRow.game_id == game_id)
         if kinds:
-            q = q.where(col(EventRow.kind).in_(kinds))
-        return list(session.exec(q.order_by(col(EventRow.id))))
+            return list(session.exec(_Q.events_of_kinds, params={"game_id": game_id, "kinds": list(kinds)}))
+        return list(session.exec(_Q.events, params={"game_id": game_id}))
 
     def events_since(self, session: Session, game_id: int, kind: str, seat: int, since: datetime) -> int:
         rows = session.exec(select(EventRow.id).where(EventRow.game_id == game_id, EventRow.kind == kind,
@@ -643,11 +669,8 @@ class Store:
     def standing_sheet(self, session: Session, player: PlayerRow, before_turn: int) -> SheetRow | None:
         """The player's latest sheet in force from an earlier turn of their tenure, when it is a
         STANDING one (a later plain sheet ends standing orders)."""
-        latest = session.exec(
-            select(SheetRow).where(SheetRow.player_id == player.id, SheetRow.current == True,  # noqa: E712
-                                   SheetRow.turn < before_turn, SheetRow.turn >= player.since_turn)
-            .order_by(col(SheetRow.turn).desc(), col(SheetRow.message_id).desc())
-        ).first()
+        latest = session.exec(_Q.standing_sheet, params={"player_id": player.id, "before": before_turn,
+                                                          "since": player.since_turn}).first()
         return latest if latest is not None and latest.standing else None
 
     # mail ------------------------------------------------------------------------------------
@@ -667,7 +690,7 @@ class Store:
         return list(session.exec(q.order_by(MailRow.id)))  # type: ignore[arg-type]
 
     def mail_exists(self, session: Session, message_id: str) -> bool:
-        return session.exec(select(MailRow.id).where(MailRow.message_id == message_id)).first() is not None
+        return session.exec(_Q.mail_exists, params={"message_id": message_id}).first() is not None
 
     def replies_since(self, session: Session, address: str, since: datetime) -> int:
         """Automatic replies (acknowledgements, refusals) queued to `address` since `since`."""
