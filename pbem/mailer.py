@@ -74,8 +74,8 @@ class Mailer:
     # queueing --------------------------------------------------------------------------------
     def queue(self, session: Session, game: GameRow | None, turn: int | None, mail: Outgoing) -> None:
         self.store.queue_mail(session, MailRow(message_id=mail.msg_id, game_id=game.id if game else None, turn=turn,
-                                               kind=mail.kind, recipient=mail.to, subject=mail.subject, raw=mail.raw,
-                                               created_at=self.now()))
+                                               kind=mail.kind, recipient=mail.to, subject=mail.subject,
+                                               created_at=self.now()), mail.raw)
 
     def may_reply(self, session: Session, address: str) -> bool:
         """Automatic replies to one address are rate-limited, so that no mail loop can start. An

@@ -786,7 +786,8 @@ class Moderator:
         while claimed := self.store.claim_mails(worker, self.now(), DELIVER_BATCH, 600):
             names = [eml_name(mail.id or 0, mail.kind, mail.recipient) for mail in claimed]
             try:
-                paths = write_emls(self.config.outbox, [(n, m.raw) for n, m in zip(names, claimed, strict=True)])
+                bodies = self.store.mail_bodies([mail.id or 0 for mail in claimed])
+                paths = write_emls(self.config.outbox, [(n, bodies[m.id or 0]) for n, m in zip(names, claimed, strict=True)])
             except OSError as problem:  # a full disk, a missing or read-only folder: the mails stay queued
                 for mail in claimed:
                     self.store.mark_retry(mail.id or 0, worker, f"not written: {problem}", self.now())

@@ -190,7 +190,8 @@ class Runner:
             if not claimed:
                 return
             checkpoint("after-claim")
-            results = send(self.smtp, [Outgoing(c.id or 0, c.recipient, c.raw) for c in claimed],
+            bodies = store.mail_bodies([c.id or 0 for c in claimed])
+            results = send(self.smtp, [Outgoing(c.id or 0, c.recipient, bodies[c.id or 0]) for c in claimed],
                            connections=self.connections)
             attempts = {c.id: c.attempts for c in claimed}
             created = {c.id: c.created_at for c in claimed}

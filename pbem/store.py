@@ -229,7 +229,6 @@ class MailRow(SQLModel, table=True):
     kind: str  # a MailKind
     recipient: str = Field(index=True)
     subject: str
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     status: str = Field(default=MailStatus.QUEUED, index=True)  # a MailStatus
     attempts: int = 0  # claims (Store.claim_mails) and deliveries so far
@@ -240,6 +239,15 @@ class MailRow(SQLModel, table=True):
     claimed_by: str = Field(default="", sa_column_kwargs={"server_default": ""})  # "" when nobody has it
     claimed_at: datetime | None = None
     next_attempt_at: datetime | None = None  # a queued mail waits until then (after a failed attempt)
+
+
+class MailBodyRow(SQLModel, table=True):
+    """An outgoing mail's bytes (since migration 0009), apart from its delivery state: SQLite
+    writes a row whole when one of its values changes size, and a report is 60 kB."""
+
+    __tablename__ = "mail_body"
+    mail_id: int = Field(foreign_key="mail.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
 
 
 class ImapCursorRow(SQLModel, table=True):
@@ -430,16 +438,28 @@ class _Q:
                        .order_by(col(EventRow.id)))
 
 
-_MESSAGE_COLUMNS = tuple(c.name for c in MessageRow.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
-_INSERT_MESSAGE = insert(MessageRow)
+class _Insert:
+    """One INSERT of a new row, at once, without the ORM's unit of work (taking in a mail writes
+    three rows, resolving a turn eight: the unit of work cost more than the statements). The row
+    comes back detached with its id, as if it had been loaded: a session it is added to later
+    writes only what changes."""
+
+    def __init__(self, model: type[SQLModel]) -> None:
+        self.statement = insert(model.__table__)  # type: ignore[attr-defined]
+        self.columns = tuple(c.name for c in model.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
+
+    def __call__(self, bind: Session | Connection, row: Any) -> None:
+        values = {name: getattr(row, name) for name in self.columns}
+        result = bind.execute(self.statement, values)
+        assert isinstance(result, CursorResult)
+        row.id = result.inserted_primary_key[0]  # type: ignore[index]
+        make_transient_to_detached(row)
 
 
-def _insert_message(conn: Connection, row: MessageRow) -> None:
-    """One INSERT of `row`, without the ORM's unit of work; `row` comes back detached, with its
-    id, as if it had been loaded: a session it is added to later writes only what changes."""
-    values = {name: getattr(row, name) for name in _MESSAGE_COLUMNS}
-    row.id = conn.execute(_INSERT_MESSAGE, values).inserted_primary_key[0]  # type: ignore[index]
-    make_transient_to_detached(row)
+_insert_message = _Insert(MessageRow)
+_insert_sheet = _Insert(SheetRow)
+_insert_mail = _Insert(MailRow)
+_INSERT_BODY = insert(MailBodyRow.__table__)  # type: ignore[attr-defined]
 
 
 class Store:
@@ -598,12 +618,12 @@ class Store:
                                params={"game_id": sheet.game_id, "player_id": sheet.player_id, "turn": sheet.turn}).all()
         if any(row.message_id > sheet.message_id for row in current):
             sheet.current = False
-            session.add(sheet)
+            _insert_sheet(session, sheet)
             return "superseded"
         for row in current:
             row.current = False
             session.add(row)
-        session.add(sheet)
+        _insert_sheet(session, sheet)
         return "replaced" if current else "new"
 
     def claim_turn(self, session: Session, game_id: int, turn: int) -> bool:
@@ -674,8 +694,23 @@ class Store:
         return latest if latest is not None and latest.standing else None
 
     # mail ------------------------------------------------------------------------------------
-    def queue_mail(self, session: Session, mail: MailRow) -> None:
-        session.add(mail)
+    def queue_mail(self, session: Session, mail: MailRow, raw: bytes) -> None:
+        """Queue `mail` (its bytes `raw`) in the session's transaction: written at once, it is
+        sent once that commits."""
+        _insert_mail(session, mail)
+        session.execute(_INSERT_BODY, {"mail_id": mail.id, "raw": raw})
+
+    def mail_bodies(self, mail_ids: Sequence[int]) -> dict[int, bytes]:
+        """The bytes of the mails `mail_ids`, by id (in a transaction of their own)."""
+        if not mail_ids:
+            return {}
+        with self.session() as session:
+            rows = session.exec(select(MailBodyRow).where(col(MailBodyRow.mail_id).in_(list(mail_ids))))
+            return {row.mail_id: row.raw for row in rows}
+
+    def mail_body(self, mail_id: int) -> bytes:
+        """The bytes of one mail."""
+        return self.mail_bodies([mail_id])[mail_id]
 
     def mails(self, session: Session, status: str | None = None, game_id: int | None = None) -> list[MailRow]:
         q = select(MailRow).order_by(MailRow.id)  # type: ignore[arg-type]

@@ -50,8 +50,9 @@ def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Mode
         game, players, record = m.turn_record(NAME, turn)
         fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
         with m.store.session() as session:
-            stored = {x.message_id: x.raw for x in m.store.mails_for_turn(session, game.id or 0, turn,
-                                                                            ("report", "gm-report"))}
+            rows = m.store.mails_for_turn(session, game.id or 0, turn, ("report", "gm-report"))
+        bodies = m.store.mail_bodies([x.id or 0 for x in rows])
+        stored = {x.message_id: bodies[x.id or 0] for x in rows}
         assert fresh == stored
 
 

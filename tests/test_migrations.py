@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import MetaData, Table, UniqueConstraint, create_engine, inspect, text
+from sqlalchemy import LargeBinary, MetaData, Table, UniqueConstraint, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
 
@@ -94,6 +94,9 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
         conn.execute(text("ALTER TABLE turn DROP COLUMN correction"))
         conn.execute(text("DROP TABLE undone_turn"))
         conn.execute(text("DROP TABLE game_event"))
+        conn.execute(text("DROP TABLE mail_body"))  # nor 0009's: the bytes were the mail's own column
+        raw = LargeBinary().compile(dialect=engine.dialect)
+        conn.execute(text(f"ALTER TABLE mail ADD COLUMN raw {raw}"))
     if not with_claims:
         with engine.begin() as conn:
             for column in NEW_MAIL_COLUMNS:
@@ -169,8 +172,8 @@ def test_a_create_all_database_is_stamped_not_recreated(url: str, engine: Engine
         game = store.game(session, "old")
         assert (game.turn, game.state, game.created_at) == (3, '{"x": 1}', moment)
         [mail] = store.mails(session)
-        assert (mail.raw, mail.status, mail.claimed_by, mail.claimed_at, mail.next_attempt_at) == \
-            (b"bytes", "queued", "", None, None)
+        assert (mail.status, mail.claimed_by, mail.claimed_at, mail.next_attempt_at) == ("queued", "", None, None)
+    assert store.mail_body(mail.id or 0) == b"bytes"
     [claimed] = store.claim_mails("w", moment, 5, 60)
     assert claimed.message_id == "<m@x>"
 
@@ -185,8 +188,21 @@ def test_an_old_revision_is_upgraded_keeping_rows(url: str, engine: Engine) -> N
     Store(url).create()
     assert migrations.current_revision(engine) == migrations.HEAD
     with engine.connect() as conn:
-        row = conn.execute(text("SELECT raw, status, claimed_by, claimed_at FROM mail")).one()
+        row = conn.execute(text("SELECT raw, status, claimed_by, claimed_at FROM mail "
+                                "JOIN mail_body ON mail_body.mail_id = mail.id")).one()
     assert (bytes(row[0]), row[1], row[2], row[3]) == (b"\x00\xff", "sent", "", None)
+
+
+def test_the_mail_bodies_move_back_on_downgrade(url: str, engine: Engine) -> None:
+    migrations.upgrade(engine, "0008")
+    insert(engine, "mail", message_id="<m@x>", kind="ack", recipient="a@x", subject="s", raw=b"\x00\xff",
+           created_at=datetime(2026, 11, 20, 9, tzinfo=timezone.utc), status="queued", attempts=0, error="", path="")
+    migrations.upgrade(engine, "0009")
+    assert "raw" not in {c["name"] for c in inspect(engine).get_columns("mail")}
+    migrations.downgrade(engine, "0008")
+    with engine.connect() as conn:
+        assert bytes(conn.execute(text("SELECT raw FROM mail")).scalar_one()) == b"\x00\xff"
+    assert "mail_body" not in inspect(engine).get_table_names()
 
 
 def test_many_workers_creating_at_once_migrate_once(url: str, engine: Engine) -> None:
@@ -234,7 +250,7 @@ def test_in_memory_sqlite() -> None:
     store.create()
     store.create()
     with store.session() as session:
-        store.queue_mail(session, MailRow(message_id="<a@x>", kind="ack", recipient="a@x", subject="s", raw=b"r"))
+        store.queue_mail(session, MailRow(message_id="<a@x>", kind="ack", recipient="a@x", subject="s"), b"r")
     assert [m.message_id for m in store.claim_mails("w", datetime.now(timezone.utc), 5, 60)] == ["<a@x>"]
 
 
@@ -250,4 +266,4 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0007 -> 0008 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out
+    assert "0008 -> 0009 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out

@@ -43,9 +43,9 @@ def store(url: str) -> Iterator[Store]:
 def queue(store: Store, count: int, **fields: Any) -> list[int]:
     with store.session() as session:
         rows = [MailRow(message_id=f"<m{i}.{time.monotonic_ns()}@x>", kind="ack", recipient=f"p{i}@x", subject="s",
-                        raw=b"mail %d" % i, created_at=NOW, **fields) for i in range(count)]
-        for row in rows:
-            store.queue_mail(session, row)
+                        created_at=NOW, **fields) for i in range(count)]
+        for i, row in enumerate(rows):
+            store.queue_mail(session, row, b"mail %d" % i)
         session.flush()
         return [r.id for r in rows if r.id is not None]
 
@@ -299,7 +299,8 @@ def campaign(url: str, root: Path) -> dict[str, Any]:
         m.deliver()
         game, players_rows, turns = m.history("race")
         with m.store.session() as session:
-            mails = [(r.id, r.kind, r.recipient, r.status, r.attempts, r.raw) for r in m.store.mails(session)]
+            mails = [(r.id, r.kind, r.recipient, r.status, r.attempts, m.store.mail_body(r.id or 0))
+                     for r in m.store.mails(session)]
             messages = [(r.id, r.status, r.step, r.reason) for r in m.store.messages(session)]
         return {
             "results": [(r.status, r.reason, r.step, r.game, r.player) for r in results],
