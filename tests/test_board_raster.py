@@ -113,3 +113,28 @@ def test_two_player_badges_are_drawn_on_the_tokens() -> None:
 def test_the_same_turn_gives_the_same_bytes() -> None:
     for ruleset, runners, moves in POSITIONS.values():
         assert _draw(ruleset, runners, moves) == _draw(ruleset, runners, moves)
+
+
+def test_cached_masks_give_the_pixels_drawn_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mask taken from the cache is the mask drawn anew: the same bytes cold, warm and uncached."""
+    for ruleset, runners, moves in POSITIONS.values():
+        monkeypatch.setattr(raster, "_MASKS", raster._MaskCache(raster.MASK_CACHE_PIXELS, raster.MASK_CACHE_LARGEST))
+        cold = _draw(ruleset, runners, moves)
+        assert raster._MASKS.masks, "the tokens' and labels' masks are kept"
+        warm = _draw(ruleset, runners, moves)
+        monkeypatch.setattr(raster, "_MASKS", raster._MaskCache(0, 0))
+        uncached = _draw(ruleset, runners, moves)
+        assert not raster._MASKS.masks
+        assert cold == warm == uncached
+
+
+def test_the_mask_cache_keeps_to_its_bounds() -> None:
+    cache = raster._MaskCache(pixels=100, largest=50)
+    for i in range(10):
+        cache.put(i, Image.new("L", (6, 5)))
+    assert cache.held <= 100 and list(cache.masks) == [7, 8, 9]  # the least recently used go first
+    assert cache.get(7) is not None
+    cache.put("big", Image.new("L", (10, 6)))  # larger than `largest`: not kept
+    assert cache.get("big") is None and cache.get(0) is None
+    cache.put(10, Image.new("L", (6, 5)))
+    assert list(cache.masks) == [9, 7, 10]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -46,60 +47,165 @@ def _rgba(color: str, alpha: int = 255) -> tuple[int, int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16), alpha
 
 
+#: the most mask pixels `_MASKS` keeps (one byte each): a few MB
+MASK_CACHE_PIXELS = 2_000_000
+#: the largest mask kept: a token, a label, a slot's disc; not a move's curve, seldom drawn twice
+MASK_CACHE_LARGEST = 8192
+
+
+class _MaskCache:
+    """Coverage masks drawn before, most recently used last, up to `pixels` pixels in all and
+    `largest` each.
+
+    A mask is keyed on everything its pixels depend on: its size, its ink and every shape as
+    drawn, in the mask's own coordinates (exact floats). Tokens, their initials, the players'
+    panel and the slots' discs come back game after game at the same places: drawn once.
+    """
+
+    def __init__(self, pixels: int, largest: int) -> None:
+        self.pixels = pixels
+        self.largest = largest
+        self.held = 0
+        self.masks: OrderedDict[Hashable, Image.Image] = OrderedDict()
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        mask = self.masks.get(key)
+        if mask is not None:
+            self.masks.move_to_end(key)
+        return mask
+
+    def put(self, key: Hashable, mask: Image.Image) -> None:
+        size = mask.width * mask.height
+        if size > self.largest or key in self.masks:
+            return
+        self.masks[key] = mask
+        self.held += size
+        while self.held > self.pixels:
+            _, old = self.masks.popitem(last=False)
+            self.held -= old.width * old.height
+
+    def clear(self) -> None:
+        self.masks.clear()
+        self.held = 0
+
+
+_MASKS = _MaskCache(MASK_CACHE_PIXELS, MASK_CACHE_LARGEST)
+
+# a shape as drawn: its kind and its arguments in mask pixels
+_Drawn = tuple[Any, ...]
+
+
+def _draw_mask(size: tuple[int, int], ss: int, ink: int, drawn: Sequence[_Drawn]) -> Image.Image:
+    """The coverage mask of `drawn` (in mask pixels, `ss` per picture pixel), reduced."""
+    mask = Image.new("L", (size[0] * ss, size[1] * ss), 0)
+    draw = ImageDraw.Draw(mask)
+    for kind, *args in drawn:
+        if kind == "ellipse":
+            draw.ellipse(args, fill=ink)
+        elif kind == "line":
+            points, width = args
+            draw.line(points, fill=ink, width=width)
+        elif kind == "polygon":
+            draw.polygon(args[0], fill=ink)
+        else:
+            text, x, y, size_px, bold, where = args
+            draw.text((x, y), text, fill=ink, font=_font(size_px, bold), anchor=where)
+    return mask.reduce(ss) if ss > 1 else mask
+
+
 class _Canvas:
     """The picture, painted layer by layer: each layer is one colour through a coverage mask
     drawn `SUPERSAMPLE` times larger over the layer's own area, reduced, and blended in."""
 
-    def __init__(self, picture: Image.Image, scale: float) -> None:
+    def __init__(self, picture: Image.Image, scale: float, masks: _MaskCache | None = None) -> None:
         self.picture = picture
         self.scale = scale
         self.k = scale * SUPERSAMPLE  # user units to mask pixels
+        self.masks = masks
+
+    def _reach(self, shapes: Sequence[tuple[str, tuple[Any, ...]]]) -> tuple[float, float, float, float] | None:
+        """Where `shapes` can paint (user units), text aside: None if any is text."""
+        xs: list[float] = []
+        ys: list[float] = []
+        for kind, args in shapes:
+            if kind == "circle":
+                cx, cy, r = args
+                xs += (cx - r, cx + r)
+                ys += (cy - r, cy + r)
+            elif kind in ("stroke", "outline"):
+                points, w = args
+                xs += (min(x for x, _ in points) - w / 2, max(x for x, _ in points) + w / 2)
+                ys += (min(y for _, y in points) - w / 2, max(y for _, y in points) + w / 2)
+            elif kind == "polygon":
+                (points,) = args
+                xs += (min(x for x, _ in points), max(x for x, _ in points))
+                ys += (min(y for _, y in points), max(y for _, y in points))
+            else:
+                return None
+        return min(xs), min(ys), max(xs), max(ys)
 
     def layer(self, color: str, area: P._Area, shapes: Sequence[tuple[str, tuple[Any, ...]]],
               opacity: float = 1.0) -> None:
         """Paint `color` where `shapes` cover `area` (user units): ("circle", (cx, cy, r)),
         ("stroke", (points, width)), ("polygon", (points,)), ("outline", (points, width)),
-        ("text", (text, x, y, size, bold, anchor))."""
+        ("text", (text, x, y, size, bold, anchor)).
+
+        The mask covers no more than the shapes can reach within `area` (a curve's area holds
+        its control points, far off the curve), and one drawn before is taken from the cache."""
         x0, y0, x1, y1 = area
         width, height = self.picture.size
-        left, top = max(0, math.floor(x0 * self.scale)), max(0, math.floor(y0 * self.scale))
-        right, bottom = min(width, math.ceil(x1 * self.scale)), min(height, math.ceil(y1 * self.scale))
+        s = self.scale
+        left, top = max(0, math.floor(x0 * s)), max(0, math.floor(y0 * s))
+        right, bottom = min(width, math.ceil(x1 * s)), min(height, math.ceil(y1 * s))
+        reach = self._reach(shapes)
+        if reach is not None:
+            # a pixel's margin: the strokes' ends and widths are rounded to whole mask pixels
+            rx0, ry0, rx1, ry1 = reach
+            left, top = max(left, math.floor(rx0 * s) - 1), max(top, math.floor(ry0 * s) - 1)
+            right, bottom = min(right, math.ceil(rx1 * s) + 1), min(bottom, math.ceil(ry1 * s) + 1)
         if right <= left or bottom <= top:
             return
         # text is smoothed by FreeType itself: drawn at the picture's own size
-        ss = 1 if all(kind == "text" for kind, _ in shapes) else SUPERSAMPLE
-        mask = Image.new("L", ((right - left) * ss, (bottom - top) * ss), 0)
-        draw = ImageDraw.Draw(mask)
+        ss = 1 if reach is None and all(kind == "text" for kind, _ in shapes) else SUPERSAMPLE
         ink = round(255 * opacity)
-        k, ox, oy = self.scale * ss, left * ss, top * ss
+        k, ox, oy = s * ss, left * ss, top * ss
 
         def xy(x: float, y: float) -> tuple[float, float]:
             return (x * k - ox, y * k - oy)
 
+        drawn: list[_Drawn] = []
         for kind, args in shapes:
             if kind == "circle":
                 cx, cy, r = args
                 x, y = xy(cx, cy)
                 rr = r * k
-                draw.ellipse((x - rr, y - rr, x + rr, y + rr), fill=ink)
+                drawn.append(("ellipse", x - rr, y - rr, x + rr, y + rr))
             elif kind in ("stroke", "outline"):
                 points, w = args
                 pts = [xy(px, py) for px, py in points]
                 if kind == "outline":
                     pts.append(pts[0])
                 ww = w * k
-                draw.line(pts, fill=ink, width=max(1, round(ww)))
+                drawn.append(("line", tuple(pts), max(1, round(ww))))
                 half = ww / 2  # round caps and joins
-                for x, y in pts:
-                    draw.ellipse((x - half, y - half, x + half, y + half), fill=ink)
+                drawn += [("ellipse", x - half, y - half, x + half, y + half) for x, y in pts]
             elif kind == "polygon":
                 (points,) = args
-                draw.polygon([xy(px, py) for px, py in points], fill=ink)
+                drawn.append(("polygon", tuple(xy(px, py) for px, py in points)))
             elif kind == "text":
-                text, x, y, size, bold, anchor = args
+                text, tx, ty, size, bold, anchor = args
                 where = {"start": "ls", "middle": "ms", "end": "rs"}[anchor]
-                draw.text(xy(x, y), text, fill=ink, font=_font(size * k, bold), anchor=where)
-        self.picture.paste(_rgba(color)[:3], (left, top, right, bottom), mask.reduce(ss) if ss > 1 else mask)
+                drawn.append(("text", text, *xy(tx, ty), size * k, bold, where))
+        box = (left, top, right, bottom)
+        key = (ss, right - left, bottom - top, ink, tuple(drawn))
+        mask = self.masks.get(key) if self.masks is not None else None
+        if mask is None:
+            mask = _draw_mask((right - left, bottom - top), ss, ink, drawn)
+            if self.masks is not None:
+                self.masks.put(key, mask)
+        # a solid tile through the mask: the same pixels as pasting the colour, twice as fast
+        # (the picture is the canvas's own copy: no Image.paste checks needed per layer)
+        self.picture.im.paste(Image.new("RGB", mask.size, _rgba(color)[:3]).im, box, mask.im)
 
 
 def _text(text: str, x: float, y: float, size: float, *, bold: bool = False,
@@ -195,15 +301,16 @@ def _track_rgb(track: tuple[P.SquareInfo, ...], size: int) -> Image.Image:
     return P._LAYERS._static((track, size)).convert("RGB")
 
 
-def board_png_raster(
+def _draw_turn(
     track: tuple[P.SquareInfo, ...],
     runners: Sequence[P.RunnerMark],
     moves: Sequence[P.MoveMark],
     title: str,
     subtitle: str,
     size: int,
-) -> bytes:
-    """`picture.board_png_layers`'s picture, the turn's layer drawn with Pillow (see the module)."""
+    masks: _MaskCache | None,
+) -> Image.Image:
+    """The turn's layer painted over the track."""
     scale = size / P._VW
     picture = _track_rgb(track, size).copy()
     by_seat = sorted(runners, key=lambda r: r.seat)
@@ -215,7 +322,7 @@ def board_png_raster(
     for i, r in enumerate(finishers):
         spots[r.seat, P.HOME] = (*P._finisher_spot(i), P._FINISHER_R)
 
-    canvas = _Canvas(picture, scale)
+    canvas = _Canvas(picture, scale, masks)
     if title:
         text = fit_text(title, P._VW - 200, 28)
         canvas.layer(INK, _text_area(text, P._M + 10, 44, 28), [_text(text, P._M + 10, 44, 28, bold=True)])
@@ -242,4 +349,18 @@ def board_png_raster(
         canvas.layer(INK, _text_area(name, hx + 98, ty + 5, 14), [_text(name, hx + 98, ty + 5, 14)])
     for move in sorted(moves, key=lambda m: (m.slot, m.seat)):
         _move(canvas, P._move_shape(move, occupied, spots))
+    return picture
+
+
+def board_png_raster(
+    track: tuple[P.SquareInfo, ...],
+    runners: Sequence[P.RunnerMark],
+    moves: Sequence[P.MoveMark],
+    title: str,
+    subtitle: str,
+    size: int,
+) -> bytes:
+    """`picture.board_png_layers`'s picture, the turn's layer drawn with Pillow (see the module)."""
+    picture = _draw_turn(track, runners, moves, title, subtitle, size, _MASKS)
     return palette_png(picture, colors=P.MAIL_COLORS)
+
