@@ -699,13 +699,11 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
     step_name = steps[0][0]
     try:
         with m.store.session() as session, session.no_autoflush:
-            session.add(row)
             try:
                 for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
                 row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced)
             except Stop as stop:
-                session.add(row)
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:
                     warn_wrong_secrets(m, session, it)
@@ -716,7 +714,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
                 if stop.reply and it.sender:
                     refuse(m, session, it, stop)
             row.traceback = ""
-            session.add(row)
+            m.store.save_message(session, row)
         checkpoint("after-intake")
     except Exception:  # noqa: BLE001 - a crash in any step quarantines the message, the run goes on
         tb = traceback.format_exc()

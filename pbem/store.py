@@ -403,6 +403,10 @@ def open_engine(url: str) -> Engine:
         ) from None
 
 
+#: what intake writes on a stored message (`Store.save_message`); the rest is as it came in
+_MESSAGE_OUTCOME = ("sender", "subject", "status", "step", "reason", "traceback", "game_id", "player_id", "stranger")
+
+
 class _Q:
     """The statements of the busiest questions, built once: building a statement costs about as
     much as running it (taking in a mail asks six of them; resolving a turn, a dozen). Their
@@ -414,13 +418,19 @@ class _Q:
     players = select(PlayerRow).where(PlayerRow.game_id == bindparam("game_id")).order_by(col(PlayerRow.seat))
     current_sheets = select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
                                             SheetRow.current == True)  # noqa: E712
-    current_sheet = current_sheets.where(SheetRow.player_id == bindparam("player_id"))
+    current_sheet = (select(SheetRow.id, SheetRow.message_id)
+                     .where(SheetRow.game_id == bindparam("game_id"), SheetRow.player_id == bindparam("player_id"),
+                            SheetRow.turn == bindparam("turn"), SheetRow.current == True))  # noqa: E712
+    retire_sheets = (update(SheetRow.__table__).where(col(SheetRow.id).in_(bindparam("ids", expanding=True)))  # type: ignore[attr-defined]
+                     .values(current=False))
     current_sheet_message = select(SheetRow.message_id).where(
         SheetRow.game_id == bindparam("game_id"), SheetRow.player_id == bindparam("player_id"),
         SheetRow.turn == bindparam("turn"), SheetRow.current == True)  # noqa: E712
     # the turn it found is written back: a write (it takes the lock) that changes nothing
     claim_turn = update(GameRow).where(col(GameRow.id) == bindparam("game_id"), col(GameRow.turn) == bindparam("open"),
                                        col(GameRow.over) == sa_false()).values(turn=bindparam("open"))
+    save_message = (update(MessageRow.__table__).where(col(MessageRow.id) == bindparam("message"))  # type: ignore[attr-defined]
+                    .values({name: bindparam(name) for name in _MESSAGE_OUTCOME}))
     turn = select(TurnRow).where(TurnRow.game_id == bindparam("game_id"), TurnRow.turn == bindparam("turn"))
     corrections = select(UndoneTurnRow.id).where(UndoneTurnRow.game_id == bindparam("game_id"),
                                                  UndoneTurnRow.turn == bindparam("turn"))
@@ -450,7 +460,7 @@ class _Insert:
 
     def __call__(self, bind: Session | Connection, row: Any) -> None:
         values = {name: getattr(row, name) for name in self.columns}
-        result = bind.execute(self.statement, values)
+        result = (bind.connection() if isinstance(bind, Session) else bind).execute(self.statement, values)
         assert isinstance(result, CursorResult)
         row.id = result.inserted_primary_key[0]  # type: ignore[index]
         make_transient_to_detached(row)
@@ -574,6 +584,12 @@ class Store:
                     conn.exec_driver_sql("PRAGMA synchronous=FULL")
                     conn.commit()
 
+    def save_message(self, session: Session, row: MessageRow) -> None:
+        """Write what intake decided about a stored message (its reading, outcome and links) in
+        the session's transaction: one UPDATE, without the unit of work."""
+        session.connection().execute(_Q.save_message, {"message": row.id, **{name: getattr(row, name)
+                                                                               for name in _MESSAGE_OUTCOME}})
+
     def add_message_unless_known(self, row: MessageRow) -> tuple[MessageRow | None, MessageRow | None]:
         """PostgreSQL's `add_message(row, flushed_later=True)`: looks the Message-ID up first (a
         refused insert would use up a message number), in the same transaction as the insert, so
@@ -614,15 +630,15 @@ class Store:
         """Store the sheet; the one in force is the latest by arrival (the message's place in the
         store), never by the order in which messages were processed. Returns "new", "replaced"
         (it replaced an earlier sheet) or "superseded" (a sheet that arrived later is in force)."""
-        current = session.exec(_Q.current_sheet,
-                               params={"game_id": sheet.game_id, "player_id": sheet.player_id, "turn": sheet.turn}).all()
-        if any(row.message_id > sheet.message_id for row in current):
+        conn = session.connection()  # the sheets only: no SheetRow objects in the session to keep in step
+        current = conn.execute(_Q.current_sheet, {"game_id": sheet.game_id, "player_id": sheet.player_id,
+                                                  "turn": sheet.turn}).all()
+        if any(message > sheet.message_id for _, message in current):
             sheet.current = False
             _insert_sheet(session, sheet)
             return "superseded"
-        for row in current:
-            row.current = False
-            session.add(row)
+        if current:
+            conn.execute(_Q.retire_sheets, {"ids": [sheet_id for sheet_id, _ in current]})
         _insert_sheet(session, sheet)
         return "replaced" if current else "new"
 
@@ -630,11 +646,8 @@ class Store:
         """Take the game's write lock and check that `turn` is still open, in one statement: a
         sheet stored while a resolution commits either waits for it and then sees the new turn,
         or commits first and counts."""
-        done = session.execute(
-            _Q.claim_turn, {"game_id": game_id, "open": turn},
-            execution_options={"synchronize_session": False},  # it sets the turn it found: nothing to sync
-        )
-        return bool(done.rowcount)  # type: ignore[attr-defined]
+        # straight on the connection: it sets the turn it found, the session has nothing to sync
+        return bool(session.connection().execute(_Q.claim_turn, {"game_id": game_id, "open": turn}).rowcount)
 
     def corrections(self, session: Session, game_id: int, turn: int) -> int:
         """How often `turn` was resolved and rolled back before."""
@@ -698,7 +711,7 @@ class Store:
         """Queue `mail` (its bytes `raw`) in the session's transaction: written at once, it is
         sent once that commits."""
         _insert_mail(session, mail)
-        session.execute(_INSERT_BODY, {"mail_id": mail.id, "raw": raw})
+        session.connection().execute(_INSERT_BODY, {"mail_id": mail.id, "raw": raw})
 
     def mail_bodies(self, mail_ids: Sequence[int]) -> dict[int, bytes]:
         """The bytes of the mails `mail_ids`, by id (in a transaction of their own)."""
