@@ -262,10 +262,13 @@ class Moderator:
         at = self.now()
         if not preview:
             with self.store.session() as session:
-                self._check_resolvable(session, self.store.game(session, name), at, force=force, turn=turn)
+                game = self.store.game(session, name)
+                self._check_resolvable(session, game, at, force=force, turn=turn)
+                computers = any(p.bot for p in self.store.players(session, game.id or 0))
             # the computer players write their sheets now, from the position at the start of the
             # turn, each through intake in a transaction of its own (before the turn's one)
-            bots.take_sheets(self.intake, name)
+            if computers:
+                bots.take_sheets(self.intake, name)
         with self.store.session() as session:
             game = self.store.lock_game(session, name)
             assert game.id is not None
