@@ -71,15 +71,26 @@ def _rgba(svg: str) -> Image:
     return Image.open(io.BytesIO(_layer_png(svg))).convert("RGBA")
 
 
-def palette_png(picture: Image, *, colors: int = 128) -> bytes:
+def palette_png(picture: Image, *, colors: int = 128, sample: int = 1) -> bytes:
     """`picture` written as a palette PNG of at most `colors` colours.
 
     A small palette loses nothing visible on a flat-coloured picture and makes the PNG about
     three times smaller than a true-colour one.
+
+    With `sample` > 1 the palette is chosen from every `sample`-th pixel each way (their own
+    colours: nearest neighbour, nothing blended) and every pixel then takes its nearest palette
+    colour. At 2 that takes half the time of choosing from every pixel, and comes closer to the
+    picture: the octree's own mapping leaves more edge pixels far off their colour.
     """
     from PIL import Image
 
-    palette = picture.convert("RGB").quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+    rgb = picture.convert("RGB")
+    if sample > 1:
+        sampled = rgb.resize((max(1, rgb.width // sample), max(1, rgb.height // sample)), Image.Resampling.NEAREST)
+        chosen = sampled.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+        palette = rgb.quantize(palette=chosen, dither=Image.Dither.NONE)
+    else:
+        palette = rgb.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
     out = io.BytesIO()
     palette.save(out, format="PNG", compress_level=6)
     return out.getvalue()
@@ -105,12 +116,12 @@ class LayeredPicture(Generic[K]):
     def _draw_static(self, key: K) -> Image:
         return _rgba(self._static_svg(key))
 
-    def png(self, key: K, overlay_svg: str, *, colors: int = 128) -> bytes:
-        """The layer for `key` with `overlay_svg` laid over it, as a palette PNG."""
+    def png(self, key: K, overlay_svg: str, *, colors: int = 128, sample: int = 1) -> bytes:
+        """The layer for `key` with `overlay_svg` laid over it, as a palette PNG (`palette_png`)."""
         from PIL import Image
 
         picture = Image.alpha_composite(self._static(key), _rgba(overlay_svg))
-        return palette_png(picture, colors=colors)
+        return palette_png(picture, colors=colors, sample=sample)
 
     def png_parts(
         self,
@@ -121,6 +132,7 @@ class LayeredPicture(Generic[K]):
         view: tuple[float, float],
         head: str = "",
         colors: int = 128,
+        sample: int = 1,
     ) -> bytes:
         """The layer for `key` with each of `parts` laid over it in turn, as a palette PNG.
 
@@ -145,7 +157,7 @@ class LayeredPicture(Generic[K]):
                 f'viewBox="{left / scale!r} {top / scale!r} {w / scale!r} {h / scale!r}" {head}>{svg}</svg>'
             )
             picture.alpha_composite(_rgba(tile), dest=(left, top))
-        return palette_png(picture, colors=colors)
+        return palette_png(picture, colors=colors, sample=sample)
 
     def cache_clear(self) -> None:
         """Forget every rasterised layer."""

@@ -768,8 +768,11 @@ _LAYERS = LayeredPicture(_track_layer, keep=4)
 #: palette PNG keeps a report mail under 60 kB (at 1000 pixels the picture alone took 80 kB)
 MAIL_WIDTH = 768
 #: colours of the mail picture's palette: the flat fills, the six seat colours and the edges
-#: between them; 128 made the PNG a fifth larger for no difference one can see
-MAIL_COLORS = 64
+#: between them; 128 made the PNG a fifth larger for no difference one can see. Chosen from every
+#: other pixel each way (`MAIL_SAMPLE`, see `palette_png`), 56 keep the picture closer to its
+#: drawing than 64 chosen from every pixel did, in a PNG of the same size, in half the time
+MAIL_COLORS = 56
+MAIL_SAMPLE = 2
 
 
 def board_png_layers(
@@ -807,4 +810,5 @@ def board_png_layers(
         view=(_VW, _VH),
         head=f'font-family="{FONT_FAMILY}"',
         colors=MAIL_COLORS,
+        sample=MAIL_SAMPLE,
     )

@@ -362,5 +362,5 @@ def board_png_raster(
 ) -> bytes:
     """`picture.board_png_layers`'s picture, the turn's layer drawn with Pillow (see the module)."""
     picture = _draw_turn(track, runners, moves, title, subtitle, size, _MASKS)
-    return palette_png(picture, colors=P.MAIL_COLORS)
+    return palette_png(picture, colors=P.MAIL_COLORS, sample=P.MAIL_SAMPLE)
 
