@@ -209,7 +209,8 @@ def find_game(m: Deps, session: Session, it: Intake) -> None:
     wanted = it.sheet.game
     game: GameRow | None = None
     if wanted:
-        game = m.store.find_game(session, wanted) or next(
+        game, it.players = m.store.game_and_players(session, wanted)
+        game = game or next(
             (m.store.find_game(session, n) for n in m.store.game_names(session)
              if n.lower() == wanted.lower()), None)
         if game is None:
@@ -260,7 +261,8 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
     """The From address must be a player's, and the SECRET line theirs (the master secret, or
     the reply token of the current turn that their report's template carries)."""
     assert it.game is not None and it.game.id is not None
-    it.players = m.store.players(session, it.game.id)
+    if not it.players or it.players[0].game_id != it.game.id:  # find-game may have read them with the game
+        it.players = m.store.players(session, it.game.id)
     player = next((p for p in it.players if p.email and p.email.lower() == it.sender), None)
     if player is None:
         raise Stop(MessageStatus.REFUSED, f"{it.sender or 'the sender'} is not a player of {it.game.name}",

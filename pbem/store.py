@@ -10,9 +10,24 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint, and_, bindparam, case, event, insert, or_, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    LargeBinary,
+    Text,
+    UniqueConstraint,
+    and_,
+    bindparam,
+    case,
+    event,
+    exists,
+    insert,
+    or_,
+    update,
+)
 from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection, CursorResult, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
@@ -403,6 +418,8 @@ def open_engine(url: str) -> Engine:
         ) from None
 
 
+#: every column of a message but its number
+_MESSAGE_COLUMNS = tuple(c.name for c in MessageRow.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
 #: what intake writes on a stored message (`Store.save_message`); the rest is as it came in
 _MESSAGE_OUTCOME = ("sender", "subject", "status", "step", "reason", "traceback", "game_id", "player_id", "stranger")
 
@@ -416,6 +433,8 @@ class _Q:
     lock_game = game.execution_options(populate_existing=True)
     lock_game_for_update = lock_game.with_for_update()
     players = select(PlayerRow).where(PlayerRow.game_id == bindparam("game_id")).order_by(col(PlayerRow.seat))
+    game_and_players = (select(GameRow, PlayerRow).join(PlayerRow, col(PlayerRow.game_id) == col(GameRow.id))
+                        .where(GameRow.name == bindparam("name")).order_by(col(PlayerRow.seat)))
     current_sheets = select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
                                             SheetRow.current == True)  # noqa: E712
     current_sheet = (select(SheetRow.id, SheetRow.message_id)
@@ -432,6 +451,14 @@ class _Q:
     save_message = (update(MessageRow.__table__).where(col(MessageRow.id) == bindparam("message"))  # type: ignore[attr-defined]
                     .values({name: bindparam(name) for name in _MESSAGE_OUTCOME}))
     turn = select(TurnRow).where(TurnRow.game_id == bindparam("game_id"), TurnRow.turn == bindparam("turn"))
+    insert_message_unless_known = (
+        postgresql.insert(MessageRow.__table__)  # type: ignore[attr-defined]
+        .from_select(_MESSAGE_COLUMNS, select(*(bindparam(c.name, type_=c.type) for c in MessageRow.__table__.columns  # type: ignore[attr-defined]
+                                                if c.name in _MESSAGE_COLUMNS))
+                     .where(~exists().where(col(MessageRow.message_id) == bindparam("message_id"))))
+        .on_conflict_do_nothing(index_elements=["message_id"])
+        .returning(col(MessageRow.id))
+    )
     corrections = select(UndoneTurnRow.id).where(UndoneTurnRow.game_id == bindparam("game_id"),
                                                  UndoneTurnRow.turn == bindparam("turn"))
     sheets_since = select(SheetRow.id).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
@@ -485,6 +512,7 @@ class Store:
                 _take_turns(self.engine, database)
         elif self.engine.dialect.name == "postgresql":
             event.listen(self.engine, "connect", _postgres_session)
+        self._relaxed: tuple[int, Engine] | None = None  # (its process, the engine): see _relaxed_engine
 
     def create(self) -> None:
         """Bring the database to the newest schema (alembic upgrade to head, see pbem.migrations):
@@ -530,6 +558,12 @@ class Store:
 
     def find_game(self, session: Session, name: str) -> GameRow | None:
         return session.exec(_Q.game, params={"name": name}).first()
+
+    def game_and_players(self, session: Session, name: str) -> tuple[GameRow | None, list[PlayerRow]]:
+        """The game called `name` and its players by seat, in one query; (None, []) if there is
+        none (or it has no players yet: then `find_game` and `players`)."""
+        rows = session.exec(_Q.game_and_players, params={"name": name}).all()
+        return (rows[0][0] if rows else None), [player for _, player in rows]
 
     def game_names(self, session: Session) -> list[str]:
         return list(session.exec(select(GameRow.name).order_by(GameRow.name)))
@@ -591,23 +625,36 @@ class Store:
                                                                                for name in _MESSAGE_OUTCOME}})
 
     def add_message_unless_known(self, row: MessageRow) -> tuple[MessageRow | None, MessageRow | None]:
-        """PostgreSQL's `add_message(row, flushed_later=True)`: looks the Message-ID up first (a
-        refused insert would use up a message number), in the same transaction as the insert, so
-        that a new mail costs one transaction. Returns (the stored row, None), (None, the row
-        already stored under its Message-ID), or (None, None) when another worker stored it
-        just now."""
-        try:
-            with self.engine.connect() as conn, conn.begin():
-                conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")  # see add_message
-                with Session(bind=conn, expire_on_commit=False) as session:
-                    known = self.message_seen(session, row.message_id)
-                    if known is not None:
-                        session.expunge(known)
-                        return None, known
-                _insert_message(conn, row)
+        """PostgreSQL's `add_message(row, flushed_later=True)`, in one statement: the mail is
+        inserted unless its Message-ID is stored already (looked up in the same statement: a
+        refused insert would use up a message number, and the numbers go into the replies'
+        Message-IDs), on a connection of its own whose statements commit as they run, without
+        waiting for the disk (synchronous_commit off; see add_message). One round trip to the
+        server for a new mail, where a transaction of its own took five. Returns (the stored
+        row, None), or (None, the row already stored under its Message-ID); (None, None) only
+        if that row is gone again by the time it is looked up."""
+        values = {name: getattr(row, name) for name in _insert_message.columns}
+        with self._relaxed_engine().connect() as conn:
+            stored = conn.execute(_Q.insert_message_unless_known, values).scalar()
+        if stored is not None:
+            row.id = stored
+            make_transient_to_detached(row)
             return row, None
-        except IntegrityError:
-            return None, None
+        with self.session() as session:
+            known = self.message_seen(session, row.message_id)
+            if known is not None:
+                session.expunge(known)
+        return None, known
+
+    def _relaxed_engine(self) -> Engine:
+        """PostgreSQL: an engine whose connections commit each statement at once and without
+        waiting for the disk (made in each process that asks: a forked worker makes its own)."""
+        if self._relaxed is None or self._relaxed[0] != os.getpid():
+            engine = create_engine(self.url, isolation_level="AUTOCOMMIT", pool_size=1,
+                                   connect_args={"options": "-c synchronous_commit=off"})
+            event.listen(engine, "connect", _postgres_session)
+            self._relaxed = (os.getpid(), engine)
+        return self._relaxed[1]
 
     def messages(self, session: Session, status: str | None = None) -> list[MessageRow]:
         q = select(MessageRow).order_by(MessageRow.id)  # type: ignore[arg-type]
