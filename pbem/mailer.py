@@ -72,10 +72,12 @@ class Mailer:
         self.domain = config.address.partition("@")[2] or "pbem.invalid"
 
     # queueing --------------------------------------------------------------------------------
-    def queue(self, session: Session, game: GameRow | None, turn: int | None, mail: Outgoing) -> None:
-        self.store.queue_mail(session, MailRow(message_id=mail.msg_id, game_id=game.id if game else None, turn=turn,
-                                               kind=mail.kind, recipient=mail.to, subject=mail.subject,
-                                               created_at=self.now()), mail.raw)
+    def queue(self, session: Session, game: GameRow | None, turn: int | None, *mails: Outgoing) -> None:
+        """Queue `mails` in the session's transaction (written in two statements however many)."""
+        at = self.now()
+        self.store.queue_mails(session, [(MailRow(message_id=mail.msg_id, game_id=game.id if game else None,
+                                                  turn=turn, kind=mail.kind, recipient=mail.to, subject=mail.subject,
+                                                  created_at=at), mail.raw) for mail in mails])
 
     def may_reply(self, session: Session, address: str) -> bool:
         """Automatic replies to one address are rate-limited, so that no mail loop can start. An

@@ -316,8 +316,7 @@ class Moderator:
                 session.flush()
             except IntegrityError:
                 raise PbemError(f"turn {game.turn} of {name} was resolved by another worker; nothing was changed") from None
-            for mail in rendered:
-                self.mailer.queue(session, game, record.turn, mail)
+            self.mailer.queue(session, game, record.turn, *rendered)
             mails = len(rendered)
             game.state = record.after
             game.turn += 1

@@ -484,6 +484,7 @@ class _Insert:
     def __init__(self, model: type[SQLModel]) -> None:
         self.statement = insert(model.__table__)  # type: ignore[attr-defined]
         self.columns = tuple(c.name for c in model.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
+        self.many = self.statement.returning(model.__table__.c.id, sort_by_parameter_order=True)  # type: ignore[attr-defined]
 
     def __call__(self, bind: Session | Connection, row: Any) -> None:
         values = {name: getattr(row, name) for name in self.columns}
@@ -491,6 +492,14 @@ class _Insert:
         assert isinstance(result, CursorResult)
         row.id = result.inserted_primary_key[0]  # type: ignore[index]
         make_transient_to_detached(row)
+
+    def all(self, session: Session, rows: Sequence[Any]) -> None:
+        """Several rows in one statement (a turn's reports: one round trip to the server, not
+        seven), their ids read back in order."""
+        values = [{name: getattr(row, name) for name in self.columns} for row in rows]
+        for row, (row_id,) in zip(rows, session.connection().execute(self.many, values), strict=True):
+            row.id = row_id
+            make_transient_to_detached(row)
 
 
 _insert_message = _Insert(MessageRow)
@@ -757,8 +766,17 @@ class Store:
     def queue_mail(self, session: Session, mail: MailRow, raw: bytes) -> None:
         """Queue `mail` (its bytes `raw`) in the session's transaction: written at once, it is
         sent once that commits."""
-        _insert_mail(session, mail)
-        session.connection().execute(_INSERT_BODY, {"mail_id": mail.id, "raw": raw})
+        self.queue_mails(session, [(mail, raw)])
+
+    def queue_mails(self, session: Session, mails: Sequence[tuple[MailRow, bytes]]) -> None:
+        """Queue each (mail, its bytes) as `queue_mail` does, the rows of all of them in two
+        statements."""
+        if len(mails) == 1:
+            _insert_mail(session, mails[0][0])
+        elif mails:
+            _insert_mail.all(session, [mail for mail, _ in mails])
+        if mails:
+            session.connection().execute(_INSERT_BODY, [{"mail_id": mail.id, "raw": raw} for mail, raw in mails])
 
     def mail_bodies(self, mail_ids: Sequence[int]) -> dict[int, bytes]:
         """The bytes of the mails `mail_ids`, by id (in a transaction of their own)."""
