@@ -763,19 +763,11 @@ class Store:
         return latest if latest is not None and latest.standing else None
 
     # mail ------------------------------------------------------------------------------------
-    def queue_mail(self, session: Session, mail: MailRow, raw: bytes) -> None:
-        """Queue `mail` (its bytes `raw`) in the session's transaction: written at once, it is
-        sent once that commits."""
-        self.queue_mails(session, [(mail, raw)])
-
     def queue_mails(self, session: Session, mails: Sequence[tuple[MailRow, bytes]]) -> None:
-        """Queue each (mail, its bytes) as `queue_mail` does, the rows of all of them in two
-        statements."""
-        if len(mails) == 1:
-            _insert_mail(session, mails[0][0])
-        elif mails:
-            _insert_mail.all(session, [mail for mail, _ in mails])
+        """Queue each (mail, its bytes) in the session's transaction, all of them in two
+        statements: written at once, they are sent once that commits."""
         if mails:
+            _insert_mail.all(session, [mail for mail, _ in mails])
             session.connection().execute(_INSERT_BODY, [{"mail_id": mail.id, "raw": raw} for mail, raw in mails])
 
     def mail_bodies(self, mail_ids: Sequence[int]) -> dict[int, bytes]:

@@ -250,7 +250,7 @@ def test_in_memory_sqlite() -> None:
     store.create()
     store.create()
     with store.session() as session:
-        store.queue_mail(session, MailRow(message_id="<a@x>", kind="ack", recipient="a@x", subject="s"), b"r")
+        store.queue_mails(session, [(MailRow(message_id="<a@x>", kind="ack", recipient="a@x", subject="s"), b"r")])
     assert [m.message_id for m in store.claim_mails("w", datetime.now(timezone.utc), 5, 60)] == ["<a@x>"]
 
 

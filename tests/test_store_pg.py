@@ -44,8 +44,7 @@ def queue(store: Store, count: int, **fields: Any) -> list[int]:
     with store.session() as session:
         rows = [MailRow(message_id=f"<m{i}.{time.monotonic_ns()}@x>", kind="ack", recipient=f"p{i}@x", subject="s",
                         created_at=NOW, **fields) for i in range(count)]
-        for i, row in enumerate(rows):
-            store.queue_mail(session, row, b"mail %d" % i)
+        store.queue_mails(session, [(row, b"mail %d" % i) for i, row in enumerate(rows)])
         session.flush()
         return [r.id for r in rows if r.id is not None]
 

@@ -116,12 +116,12 @@ class LayeredPicture(Generic[K]):
     def _draw_static(self, key: K) -> Image:
         return _rgba(self._static_svg(key))
 
-    def png(self, key: K, overlay_svg: str, *, colors: int = 128, sample: int = 1) -> bytes:
-        """The layer for `key` with `overlay_svg` laid over it, as a palette PNG (`palette_png`)."""
+    def png(self, key: K, overlay_svg: str, *, colors: int = 128) -> bytes:
+        """The layer for `key` with `overlay_svg` laid over it, as a palette PNG."""
         from PIL import Image
 
         picture = Image.alpha_composite(self._static(key), _rgba(overlay_svg))
-        return palette_png(picture, colors=colors, sample=sample)
+        return palette_png(picture, colors=colors)
 
     def png_parts(
         self,
