@@ -78,7 +78,7 @@ class Deps:
     store: Store
     now: Callable[[], datetime]
     find_game: Callable[[str], AnyGame]
-    mailer: Mailer
+    mailer: Mailer[Session]
     deliver: Callable[[], int]
     policy: Policy = field(default_factory=Policy)
 

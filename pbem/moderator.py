@@ -22,14 +22,15 @@ from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbox import eml_name, write_emls
 from pbem.mail.sender import validate_address
 from pbem.mailer import GmNote, Mailer, Outgoing
+from pbem.postbox import Postbox
 from pbem.store import (
     EventKind,
     EventRow,
     GameRow,
-    MailKind,
     MessageRow,
     MessageStatus,
     PlayerRow,
@@ -78,7 +79,7 @@ class Moderator:
         self.store = store or Store(config.database_url)
         # Every moment pbem keeps is UTC: a database column may drop the zone (SQLite does).
         self._clock = now
-        self.mailer = Mailer(config, self.store, self.now)
+        self.mailer = Mailer(config, Postbox(self.store), self.now)
         policy = Policy(address=config.address, max_bytes=config.max_mail_bytes,
                         reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
                         authserv_id=config.authserv_id, vacation_days=config.vacation_days,
