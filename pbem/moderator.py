@@ -14,6 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from pbem import bots, clock, commands
+from pbem.clock import show_utc as _show
+from pbem.clock import utc as _aware
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
@@ -800,11 +802,3 @@ class Moderator:
             done += self.store.mark_written([(m.id or 0, str(p)) for m, p in zip(claimed, paths, strict=True)],
                                             worker, self.now())
         return done
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
-
-
-def _show(moment: datetime | None) -> str:
-    return "none set" if moment is None else _aware(moment).strftime("%Y-%m-%d %H:%M UTC")
