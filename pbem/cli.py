@@ -301,26 +301,26 @@ def status(name: str, config_path: Path | None) -> None:
     from pbem.reports import when
 
     info = _moderator(config_path).status(name)
-    if info["over"]:
+    if info.over:
         click.echo(f"{name} is over.")
         return
-    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}"
-               + (" (paused: `pbem resume` starts it again)" if info.get("paused") else ""))
-    for p in info["players"]:
-        got = f"orders in ({when(p['orders'])})" if p["orders"] else (
-            "standing orders" if p.get("standing") else "no orders yet" if p["to_move"] else "has no move this turn")
-        if p.get("away"):
+    click.echo(f"{name}, turn {info.turn}: deadline {when(info.deadline)}"
+               + (" (paused: `pbem resume` starts it again)" if info.paused else ""))
+    for p in info.players:
+        got = f"orders in ({when(p.orders)})" if p.orders else (
+            "standing orders" if p.standing else "no orders yet" if p.to_move else "has no move this turn")
+        if p.away:
             got += ", on vacation"
-        click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
-    waiting = sum(1 for p in info["players"] if not p["orders"])
-    click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")
-    for p in info["players"]:
-        if p.get("bouncing"):
-            click.echo(f"  mail to {p['name']} <{p['email']}> bounces: {p['bouncing']}")
-    if info["pending"]:
-        click.echo(_pending_warning(info["pending"]))
-    if info["strangers"]:
-        click.echo(f"{info['strangers']} mails from addresses that play no game here in the last 7 days "
+        click.echo(f"  {p.name:<12} {p.email:<28} {got}")
+    waiting = sum(1 for p in info.players if not p.orders)
+    click.echo(f"{len(info.players) - waiting} of {len(info.players)} sheets in")
+    for p in info.players:
+        if p.bouncing:
+            click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")
+    if info.pending:
+        click.echo(_pending_warning(info.pending))
+    if info.strangers:
+        click.echo(f"{info.strangers} mails from addresses that play no game here in the last 7 days "
                    "(kept, not answered)")
 
 
@@ -551,12 +551,12 @@ def games(config_path: Path | None) -> None:
     if not rows:
         click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
     for g in rows:
-        if g["over"]:
-            state = f"over{': ' + g['result'] if g['result'] else ''}"
+        if g.over:
+            state = f"over{': ' + g.result if g.result else ''}"
         else:
-            state = f"turn {g['turn']}, " + ("paused" if g["paused"] else f"deadline {when(g['deadline'])}")
-            state += f"; missing: {', '.join(g['missing'])}" if g["missing"] else "; every sheet is in"
-        click.echo(f"{g['game']:<16} {g['plays']} ({g['ruleset']})  {state}")
+            state = f"turn {g.turn}, " + ("paused" if g.paused else f"deadline {when(g.deadline)}")
+            state += f"; missing: {', '.join(g.missing)}" if g.missing else "; every sheet is in"
+        click.echo(f"{g.name:<16} {g.kind} ({g.ruleset})  {state}")
 
 
 @main.command()

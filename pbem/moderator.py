@@ -374,7 +374,7 @@ class Moderator:
             return game, self.store.players(session, game.id), record
 
     # the GM's toolbox (pbem/toolbox.py) --------------------------------------------------------
-    def status(self, name: str) -> dict[str, Any]:
+    def status(self, name: str) -> toolbox.GameStatus:
         return toolbox.status(self, name)
 
     def enter_sheet(self, name: str, seat: str, text: str) -> IntakeResult:
@@ -383,7 +383,7 @@ class Moderator:
     def change_secret(self, name: str, player: str, secret: str | None = None) -> PlayerRow:
         return toolbox.change_secret(self, name, player, secret)
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[toolbox.GameListing]:
         return toolbox.games(self)
 
     def replace_player(self, name: str, seat: str, *, email: str | None = None, bot: str | None = None,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session
@@ -14,7 +15,7 @@ from pbem.clock import show_utc as _show
 from pbem.clock import utc as _aware
 from pbem.errors import PbemError
 from pbem.games.base import Viewer
-from pbem.intake import IntakeResult, run_pipeline
+from pbem.intake import GM_SOURCE, IntakeResult, run_pipeline
 from pbem.mail.kinds import MailKind
 from pbem.mail.sender import validate_address
 from pbem.store import EventKind, EventRow, GameRow, MessageRow, PlayerRow, UndoneTurnRow
@@ -24,37 +25,63 @@ if TYPE_CHECKING:  # the moderator calls the toolbox with itself
     from pbem.moderator import Moderator
 
 
-def status(m: Moderator, name: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SeatStatus:
+    """A seat in the current turn, as `pbem status` shows it to the GM."""
+
+    name: str
+    email: str  # "" for a computer player
+    bot: str | None  # a computer player's level
+    to_move: bool  # the seat has a move this turn
+    bouncing: str  # why mail to the seat bounces, "" if it does not
+    orders: datetime | None  # when the sheet in force for this turn came in
+    standing: bool  # no sheet for this turn, but a STANDING one plays
+    away: bool  # on vacation
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """A game's current turn: whose orders are in, the deadline, and mail waiting to be taken in."""
+
+    name: str
+    turn: int
+    over: bool
+    deadline: datetime | None
+    paused: bool
+    players: tuple[SeatStatus, ...]
+    pending: int  # mails stored but not yet taken in, of any game
+    strangers: int  # mails from addresses that play no game, in the last 7 days
+
+
+def status(m: Moderator, name: str) -> GameStatus:
     with m.store.session() as session:
         game = m.store.game(session, name)
         assert game.id is not None
         players = m.store.players(session, game.id)
         sheets = m.store.current_sheets(session, game.id, game.turn)
         due = set(m.engine(game).to_move(m.state(game)))
-        return {
-            "game": game.name,
-            "turn": game.turn,
-            "over": game.over,
-            "deadline": game.deadline,
-            "paused": game.paused,
-            "players": [
-                {"name": p.name, "email": p.email, "bot": p.bot or None, "to_move": p.seat in due,
-                 "bouncing": p.bouncing, "orders": sheets[p.id].received_at if p.id in sheets else None,
-                 "standing": p.id not in sheets and m.store.standing_sheet(session, p, game.turn) is not None,
-                 "away": commands.is_away(p, m.now())}
+        return GameStatus(
+            name=game.name,
+            turn=game.turn,
+            over=game.over,
+            deadline=game.deadline,
+            paused=game.paused,
+            players=tuple(
+                SeatStatus(name=p.name, email=p.email, bot=p.bot or None, to_move=p.seat in due,
+                           bouncing=p.bouncing, orders=sheets[p.id].received_at if p.id in sheets else None,
+                           standing=p.id not in sheets and m.store.standing_sheet(session, p, game.turn) is not None,
+                           away=commands.is_away(p, m.now()))
                 for p in players
-            ],
-            "pending": m.store.pending_messages(session),
-            "strangers": m.store.strangers_since(session, m.now() - timedelta(days=7)),
-        }
+            ),
+            pending=m.store.pending_messages(session),
+            strangers=m.store.strangers_since(session, m.now() - timedelta(days=7)),
+        )
 
 
 def enter_sheet(m: Moderator, name: str, seat: str, text: str) -> IntakeResult:
     """The GM enters a sheet for a seat (after a rollback, or for a player who sent it another
     way): it goes through the same parsing, checks and acknowledgement as a mailed sheet, and
     replaces the seat's sheet in force."""
-    from pbem.intake import GM_SOURCE
-
     if len(text) > 200_000:
         raise PbemError("a sheet of more than 200,000 characters is no sheet; check the file")
     with m.store.session() as session:
@@ -99,7 +126,22 @@ def change_secret(m: Moderator, name: str, player: str, secret: str | None = Non
     return row
 
 
-def games(m: Moderator) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class GameListing:
+    """A game in the list of every game: what is played, the turn, the deadline, whose orders are missing."""
+
+    name: str
+    kind: str  # the game played
+    ruleset: str
+    turn: int
+    deadline: datetime | None
+    paused: bool
+    over: bool
+    result: str
+    missing: tuple[str, ...]  # the players who must move and have sent no orders
+
+
+def games(m: Moderator) -> list[GameListing]:
     """Every game: what is played, the turn, the deadline, and whose orders are missing."""
     out = []
     with m.store.session() as session:
@@ -111,9 +153,9 @@ def games(m: Moderator) -> list[dict[str, Any]]:
             sent = commands.sent_seats(m.store, session, game, players)
             due = set(engine.to_move(state)) if not game.over else set()
             missing = [p.name for p in players if p.seat in due and p.seat not in sent and not p.bot]
-            out.append({"game": game.name, "plays": engine.info.name, "ruleset": game.rules, "turn": game.turn,
-                        "deadline": game.deadline, "paused": game.paused, "over": game.over,
-                        "result": game.result, "missing": missing})
+            out.append(GameListing(name=game.name, kind=engine.info.name, ruleset=game.rules, turn=game.turn,
+                                   deadline=game.deadline, paused=game.paused, over=game.over, result=game.result,
+                                   missing=tuple(missing)))
     return out
 
 
