@@ -180,8 +180,8 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 
 @main.command("new-game")
 @click.argument("name")
-@click.option("--game", "game_name", default="hare-tortoise", show_default=True,
-              help="Which game (`pbem games --list` names them).")
+@click.option("--game", "game_name", default=None,
+              help="Which game (default: the registry's default game; a wrong name lists every game).")
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
@@ -198,16 +198,19 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--team", "teams", multiple=True, metavar="TEAM=NAME,NAME",
               help="A team of a partnership game and its players, e.g. Red=Ann,Cyd; repeat for each team.")
 @config_option
-def new_game(name: str, game_name: str, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
+def new_game(name: str, game_name: str | None, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
              seed: int | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
              teams: tuple[str, ...], config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
     Example: pbem new-game race-7 --player Ann=ann@example.org --player Bob=bob@example.org --deadline 7d
     """
+    from pbem.games import default_game
+
     m = _moderator(config_path)
-    row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones, teams), seed=seed,
-                     deadline=deadline, early=early, options=options)
+    row = m.new_game(name, game=game_name or default_game().info.name, rules=rules,
+                     players=_player_specs(players, secrets, zones, teams), seed=seed, deadline=deadline, early=early,
+                     options=options)
     chosen = json.loads(row.options)
     with_options = f", options {', '.join(chosen)}" if chosen else ""
     click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, seed {row.seed}")

@@ -82,6 +82,9 @@ class GameInfo:
     resolve_on_receipt: bool = False
     #: the levels of the game's computer players (`Game.bot(level)`), the first the default
     bot_levels: tuple[str, ...] = ()
+    #: the game played when none is named (a new game without --game, a rule case without GAME);
+    #: one registered game at most says so
+    default: bool = False
 
     @property
     def default_ruleset(self) -> RulesetInfo:
