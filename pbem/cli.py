@@ -51,7 +51,7 @@ def _first_line(err: Exception) -> str:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:
-    """pbem — a play-by-email moderator for Hare & Tortoise and its family of games.
+    """pbem — a play-by-email moderator for turn-based games.
 
     Example: pbem demo /tmp/pbem-demo
     """
@@ -357,8 +357,8 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
     presenter = summary.engine.presenter
     head = "Preview of" if preview else "Resolved"
     click.echo(f"{head} {name} turn {summary.turn}:")
-    for slot in summary.slots:
-        for line in presenter.resolution_lines(slot, private=True):
+    for resolution in summary.resolutions:
+        for line in presenter.resolution_lines(resolution, private=True):
             click.echo(f"  {line}")
     click.echo("Position:")
     for line in presenter.position_lines(summary.engine.view(summary.state, Viewer.gm())):
@@ -416,16 +416,16 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
     game, _, state = m.game_state(name, turn)
     engine = m.engine(game)
     public = Viewer.public()
-    slots: list[Any] = []
+    resolutions: list[Any] = []
     now = engine.turn(state)
     if now > 1:
         _, _, record = m.turn_record(name, now - 1)
-        slots = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
+        resolutions = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
     if not output.parent.is_dir():
         raise click.ClickException(f"{output}: the folder {output.parent} does not exist; create it first")
-    picture = engine.presenter.picture(engine.view(state, public), slots,
+    picture = engine.presenter.picture(engine.view(state, public), resolutions,
                                        title=f"{game.name} — turn {now} to play", subtitle="")
     output.write_bytes(picture.svg.encode() if output.suffix.lower() == ".svg" else picture.png)
     click.echo(f"Wrote {output}")
@@ -483,7 +483,7 @@ def archive(directory: Path, games: tuple[str, ...], hold: tuple[str, ...], conf
 
     While a game runs its pages show only public facts; once it is over, everything.
 
-    Example: pbem archive ~/public_html/hare race-7
+    Example: pbem archive ~/public_html/games race-7
     """
     from pbem.archive import Settings, build_archive
 
@@ -649,10 +649,11 @@ def rollback(name: str, config_path: Path | None) -> None:
 @click.option("--reason", required=True, help="Why: shown in the history and the next report.")
 @config_option
 def edit(name: str, seat: str, changes: tuple[str, ...], reason: str, config_path: Path | None) -> None:
-    """Set values of a seat (what the game takes: Hare & Tortoise's square, carrots, lettuces,
-    must, skip, place). Every edit is recorded and told in the next report.
+    """Set values of a seat: the KEYs its game takes (a key it does not take is refused with the
+    list of those it does; the README gives each game's). Every edit is recorded and told in the
+    next report.
 
-    Example: pbem edit race-7 Ann carrots=40 square=12 --reason "turn 3 was resolved with a wrong sheet"
+    Example: pbem edit race-7 Ann KEY=VALUE --reason "turn 3 was resolved with a wrong sheet"
     """
     m = _moderator(config_path)
     state = m.edit(name, seat, changes, reason)

@@ -60,7 +60,7 @@ class TurnSummary:
     turn: int
     resolved_at: datetime
     state: Any
-    slots: tuple[Any, ...]
+    resolutions: tuple[Any, ...]
     mails: int
     preview: bool
     engine: AnyGame
@@ -339,11 +339,11 @@ class Moderator:
         """Every mail of a stored turn: the same bytes each time."""
         engine = self.engine(game)
         after = self.state(game, record.after)
-        slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+        resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
         if notes is None:
             with self.store.session() as session:
                 notes = self._notes(session, game, record.turn)
-        return self.mailer.reports(game, engine, players, after, slots, turn=record.turn,
+        return self.mailer.reports(game, engine, players, after, resolutions, turn=record.turn,
                                    resolved=_aware(record.resolved_at), deadline=record.deadline,
                                    correction=record.correction, notes=notes)
 

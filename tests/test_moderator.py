@@ -387,8 +387,8 @@ def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypa
     assert m.due_games() == [("duel", 1)]  # the computer player's seat does not hold the turn up
     summary = m.resolve("duel")
     # the computer player wrote its sheet, which went through intake like Ann's
-    assert [(s.name, s.rule) for s in summary.slots] == [("Ann", None), ("Sam", None), ("Ann", None)]
-    assert summary.slots[1].order == "MOVE 1"
+    assert [(s.name, s.rule) for s in summary.resolutions] == [("Ann", None), ("Sam", None), ("Ann", None)]
+    assert summary.resolutions[1].order == "MOVE 1"
     with m.store.session() as session:
         mails = m.store.mails(session)
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
