@@ -8,7 +8,7 @@ from typing import Final
 
 from pbem.mail.guard import header_block, header_fields
 from pbem.mail.headers import clean_text, is_msg_id, raw_headers
-from pbem.mail.text import _children, _content_type, _ctype_param, _payload_bytes, _walk
+from pbem.mail.mime import _children, _content_type, _ctype_param, _payload_bytes, _walk
 
 __all__ = ["Bounce", "FailedRecipient", "parse_dsn"]
 
