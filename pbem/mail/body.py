@@ -7,16 +7,8 @@ import re
 from email.message import Message
 from typing import Final
 
+from pbem.mail import mime
 from pbem.mail.htmltext import html_to_text
-from pbem.mail.mime import (
-    _children,
-    _content_type,
-    _ctype_param,
-    _header,
-    _normalise_newlines,
-    _payload_bytes,
-    _walk,
-)
 
 # Labels that name a smaller charset than the one mail programs really write.
 _SUPERSETS: Final = {
@@ -90,9 +82,9 @@ _META_CHARSET_RE = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([\w.:-]{
 
 
 def _part_text(part: Message) -> tuple[str, str]:
-    data = _payload_bytes(part)
-    declared = _ctype_param(part, "charset")
-    if not declared and _content_type(part) == "text/html":
+    data = mime.payload_bytes(part)
+    declared = mime.content_type_param(part, "charset")
+    if not declared and mime.content_type(part) == "text/html":
         meta = _META_CHARSET_RE.search(data[:4096])
         if meta:
             declared = meta.group(1).decode("ascii", "replace")
@@ -100,7 +92,7 @@ def _part_text(part: Message) -> tuple[str, str]:
 
 
 def _is_attachment(part: Message) -> bool:
-    disposition = _header(part, "content-disposition").lower()
+    disposition = mime.header(part, "content-disposition").lower()
     return disposition.startswith("attachment")
 
 
@@ -109,21 +101,21 @@ def _is_attachment(part: Message) -> bool:
 _MAX_TEXT_PARTS: Final = 4
 
 
-def _body(msg: Message) -> tuple[str, str | None, bool]:
+def read_body(msg: Message) -> tuple[str, str | None, bool]:
     """(text, charset, from_html) of the best text part; text/plain preferred."""
     plain: list[Message] = []
     html: list[Message] = []
-    for part in _walk(msg, into_messages=False):
-        if _children(part) or _is_attachment(part):
+    for part in mime.walk(msg, into_messages=False):
+        if mime.children(part) or _is_attachment(part):
             continue
-        ctype = _content_type(part)
+        ctype = mime.content_type(part)
         if ctype == "text/plain" and len(plain) < _MAX_TEXT_PARTS:
             plain.append(part)
         elif ctype == "text/html" and len(html) < _MAX_TEXT_PARTS:
             html.append(part)
     for part in plain:
         text, charset = _part_text(part)
-        text = _normalise_newlines(text)
+        text = mime.normalise_newlines(text)
         if text.strip():
             return text, charset, False
     for part in html:
@@ -140,4 +132,4 @@ def body_text(msg: Message) -> str:
     Attachments and enclosed messages (message/rfc822) are skipped.  Line endings are
     normalised to ``\\n``.  Returns "" when there is no readable text.
     """
-    return _body(msg)[0]
+    return read_body(msg)[0]

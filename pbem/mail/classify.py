@@ -7,13 +7,7 @@ from collections.abc import Collection
 from email.message import Message
 from typing import Final
 
-from pbem.mail.mime import (
-    _content_type,
-    _ctype_param,
-    _decoded,
-    _raw_headers,
-    _walk,
-)
+from pbem.mail import mime
 
 # Reasons returned by classify() and extract_orders_text().
 AUTO_REPLY: Final = "auto-reply"
@@ -90,7 +84,7 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     auto-replies (Auto-Submitted other than 'no', RFC 3834, and common vacation habits)
     and list or bulk mail (List-* fields, Precedence bulk, list or junk).
     """
-    headers = _raw_headers(msg)
+    headers = mime.raw_fields(msg)
     names = {name for name, _ in headers}
     if not names & _MAIL_HEADERS:
         return NOT_MAIL
@@ -106,13 +100,13 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
                 return val
         return ""
 
-    parts = _walk(msg, into_messages=False)  # a forwarded bounce is not a bounce
+    parts = mime.walk(msg, into_messages=False)  # a forwarded bounce is not a bounce
     report_types = {
-        _ctype_param(p, "report-type").lower()
+        mime.content_type_param(p, "report-type").lower()
         for p in parts
-        if _content_type(p) == "multipart/report"
+        if mime.content_type(p) == "multipart/report"
     }
-    ctypes = {_content_type(p) for p in parts}
+    ctypes = {mime.content_type(p) for p in parts}
     if (
         "delivery-status" in report_types
         or ctypes & {"message/delivery-status", "message/global-delivery-status"}
@@ -129,7 +123,7 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     if report_types:
         return REPORT
     sender = " ".join((value("from"), value("sender"), value("return-path")))
-    subject = _decoded(value("subject"))
+    subject = mime.decoded_header(value("subject"))
     if _DAEMON_RE.search(sender) or _BOUNCE_SUBJECT_RE.search(subject):
         return BOUNCE
     paths = [val for name, val in headers if name == "return-path"]

@@ -6,7 +6,7 @@ import re
 from html.parser import HTMLParser
 from typing import Final
 
-from pbem.mail.mime import _normalise_newlines
+from pbem.mail import mime
 
 _VOID_TAGS: Final = frozenset(
     "area base basefont br col embed frame hr img input keygen link meta param source track"
@@ -120,7 +120,7 @@ class _HtmlText(HTMLParser):
         if self._title or self._skip:
             return
         if self._pre:
-            pieces = _normalise_newlines(data).split("\n")
+            pieces = mime.normalise_newlines(data).split("\n")
             for index, piece in enumerate(pieces):
                 if index:
                     self._flush(blank=True)

@@ -35,7 +35,7 @@ def parse_message(raw: bytes, *, max_bytes: int = MAX_BYTES) -> EmailMessage:
     return fallback
 
 
-def _raw_headers(msg: Message) -> list[tuple[str, str]]:
+def raw_fields(msg: Message) -> list[tuple[str, str]]:
     """All header fields as (lower-case name, unfolded raw value), without parsing them.
 
     Parsing a malformed header with ``policy.default`` can raise; reading the raw value
@@ -50,14 +50,14 @@ def _raw_headers(msg: Message) -> list[tuple[str, str]]:
     return out
 
 
-def _header(msg: Message, name: str) -> str:
-    for key, value in _raw_headers(msg):
+def header(msg: Message, name: str) -> str:
+    for key, value in raw_fields(msg):
         if key == name:
             return value
     return ""
 
 
-def _decoded(value: str) -> str:
+def decoded_header(value: str) -> str:
     """An RFC 2047 header value as text, best effort."""
     try:
         return str(email.header.make_header(email.header.decode_header(value)))
@@ -65,9 +65,9 @@ def _decoded(value: str) -> str:
         return value
 
 
-def _content_type(part: Message) -> str:
+def content_type(part: Message) -> str:
     """'maintype/subtype' in lower case; text/plain when missing or broken (RFC 2045)."""
-    value = _header(part, "content-type")
+    value = header(part, "content-type")
     if not value:
         return "text/plain"
     ctype = value.split(";", 1)[0].strip().strip("\"'").lower()
@@ -79,9 +79,9 @@ def _content_type(part: Message) -> str:
 _PARAM_RE = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 
 
-def _ctype_param(part: Message, param: str) -> str:
+def content_type_param(part: Message, param: str) -> str:
     """A Content-Type parameter (lower-cased name lookup, quotes removed)."""
-    for match in _PARAM_RE.finditer(_header(part, "content-type")):
+    for match in _PARAM_RE.finditer(header(part, "content-type")):
         name = match.group(1).lower().split("*", 1)[0]
         if name == param:
             value = match.group(2)
@@ -93,7 +93,7 @@ def _ctype_param(part: Message, param: str) -> str:
     return ""
 
 
-def _children(part: Message) -> list[Message]:
+def children(part: Message) -> list[Message]:
     try:
         payload = part.get_payload()
     except Exception:  # never raise on odd input
@@ -103,20 +103,20 @@ def _children(part: Message) -> list[Message]:
     return []
 
 
-def _walk(msg: Message, *, into_messages: bool = True) -> list[Message]:
+def walk(msg: Message, *, into_messages: bool = True) -> list[Message]:
     """All parts, depth first, without recursion (nesting depth is attacker-chosen)."""
     out: list[Message] = []
     stack: list[Message] = [msg]
     while stack:
         part = stack.pop()
         out.append(part)
-        if not into_messages and part is not msg and _content_type(part).startswith("message/"):
+        if not into_messages and part is not msg and content_type(part).startswith("message/"):
             continue
-        stack.extend(reversed(_children(part)))
+        stack.extend(reversed(children(part)))
     return out
 
 
-def _payload_bytes(part: Message) -> bytes:
+def payload_bytes(part: Message) -> bytes:
     """The decoded body of one leaf part, tolerating bogus transfer encodings."""
     # The raw payload, not get_payload(): for 8-bit bodies that re-decodes the bytes with
     # the declared charset and *replaces* what does not fit (a UTF-8 body labelled
@@ -125,7 +125,7 @@ def _payload_bytes(part: Message) -> bytes:
     if not isinstance(payload, str):
         return b""
     data = payload.encode("utf-8", "surrogateescape")
-    cte = _header(part, "content-transfer-encoding").lower().split(";", 1)[0].strip(" \"'")
+    cte = header(part, "content-transfer-encoding").lower().split(";", 1)[0].strip(" \"'")
     if "base64" in cte:
         return _b64decode(data)
     if "quoted-printable" in cte or cte in {"qp", "quoted printable"}:
@@ -156,5 +156,5 @@ def _b64decode(data: bytes) -> bytes:
         return data
 
 
-def _normalise_newlines(text: str) -> str:
+def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")

@@ -6,7 +6,7 @@ import functools
 import re
 from typing import Final
 
-from pbem.mail.mime import _normalise_newlines
+from pbem.mail import mime
 
 # ---------------------------------------------------------------------------------------
 # Reply extraction
@@ -331,9 +331,9 @@ def _forward_marker(lines: list[str], i: int) -> bool:
     return j < len(lines) and _header_block(lines, j) == 2
 
 
-def _split_reply(text: str, depth: int = 0) -> tuple[str, bool]:
+def split_reply(text: str, depth: int = 0) -> tuple[str, bool]:
     """(own text, came from a forwarded mail) - see reply_text()."""
-    lines = _normalise_newlines(text).split("\n")
+    lines = mime.normalise_newlines(text).split("\n")
     kept: list[str] = []
     forward_body: int | None = None
     i = 0
@@ -394,7 +394,7 @@ def _split_reply(text: str, depth: int = 0) -> tuple[str, bool]:
         first += 1
     reply = "\n".join(line.rstrip() for line in kept[first:])
     if not reply and forward_body is not None and depth < 3:
-        inner, _ = _split_reply("\n".join(lines[forward_body:]), depth + 1)
+        inner, _ = split_reply("\n".join(lines[forward_body:]), depth + 1)
         return inner, bool(inner)
     return reply, False
 
@@ -409,4 +409,4 @@ def reply_text(text: str) -> str:
     blocks (inline replies) is kept.  A mail that only forwards another mail yields the
     forwarded mail's own text.  Linear in the length of the text.
     """
-    return _split_reply(text)[0]
+    return split_reply(text)[0]

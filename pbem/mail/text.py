@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from email.message import Message
 
-from pbem.mail.body import _body, body_text
+from pbem.mail.body import body_text, read_body
 from pbem.mail.classify import (
     AUTO_REPLY,
     BOUNCE,
@@ -31,7 +31,7 @@ from pbem.mail.classify import (
 )
 from pbem.mail.htmltext import html_to_text
 from pbem.mail.mime import parse_message
-from pbem.mail.reply import _split_reply, reply_text
+from pbem.mail.reply import reply_text, split_reply
 
 # The steps live in modules of their own (mime, classify, body, htmltext, reply); this one runs
 # them, and its names stay the pipeline's one place to import from.
@@ -81,10 +81,10 @@ def extract_orders_text(raw: bytes, msg: Message | None = None) -> Extracted:
     reason = classify(msg)
     if reason is not None:
         return Extracted(text=None, reason=reason)
-    body, charset, from_html = _body(msg)
+    body, charset, from_html = read_body(msg)
     if not body.strip():
         return Extracted(text=None, reason=NO_TEXT, charset=charset, from_html=from_html)
-    reply, forwarded = _split_reply(body)
+    reply, forwarded = split_reply(body)
     if not reply.strip():
         return Extracted(text=None, reason=NO_NEW_TEXT, charset=charset, from_html=from_html)
     return Extracted(
