@@ -54,6 +54,7 @@ class GameStatus:
 
 
 def status(m: Moderator, name: str) -> GameStatus:
+    """Whose orders are in for the current turn of `name`, the deadline, and mail waiting to be taken in."""
     with m.store.session() as session:
         game = m.store.game(session, name)
         assert game.id is not None
