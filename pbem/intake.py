@@ -78,7 +78,7 @@ class Deps:
     store: Store
     now: Callable[[], datetime]
     find_game: Callable[[str], AnyGame]
-    mailer: Mailer
+    mailer: Mailer[Session]
     deliver: Callable[[], int]
     policy: Policy = field(default_factory=Policy)
 
@@ -402,9 +402,9 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
         return
     engine = m.engine(it.game)
     after = engine.load_state(json.loads(record.after))
-    slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+    resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
     resolved = record.resolved_at if record.resolved_at.tzinfo else record.resolved_at.replace(tzinfo=timezone.utc)
-    it.alerts += m.mailer.reports(it.game, engine, it.players, after, slots, turn=record.turn, resolved=resolved,
+    it.alerts += m.mailer.reports(it.game, engine, it.players, after, resolutions, turn=record.turn, resolved=resolved,
                                   deadline=record.deadline, correction=record.correction, again=it.row.id or 0,
                                   only=it.player.seat)
 
@@ -434,7 +434,7 @@ def _press(m: Deps, session: Session, it: Intake) -> None:
 
 
 def preview(m: Deps, session: Session, it: Intake) -> None:
-    """PREVIEW: the sheet is read and told slot by slot, on the current position, and not stored."""
+    """PREVIEW: the sheet is read and told order by order, on the current position, and not stored."""
     if "PREVIEW" not in it.sheet.commands:
         return
     assert it.game is not None and it.player is not None and it.parsed is not None

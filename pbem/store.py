@@ -40,6 +40,7 @@ try:
 except ImportError:  # not POSIX: SQLite's own busy handler alone
     fcntl = None  # type: ignore[assignment]
 from pbem.errors import PbemError
+from pbem.mail.kinds import MailKind
 
 
 class MessageStatus(enum.StrEnum):
@@ -58,21 +59,6 @@ class MailStatus(enum.StrEnum):
     SENDING = "sending"  # claimed by a sender
     SENT = "sent"
     FAILED = "failed"  # for good: a 5xx answer, a bounce, or days of temporary failures
-
-
-class MailKind(enum.StrEnum):
-    WELCOME = "welcome"
-    ACK = "ack"
-    REFUSAL = "refusal"
-    REPORT = "report"
-    GM_REPORT = "gm-report"
-    REMINDER = "reminder"
-    SECRET = "secret"  # noqa: S105 - the kind of mail that carries a secret, not one
-    GM_ALERT = "gm-alert"
-    ANSWER = "answer"  # the answer to a player's mail command (HELP, STATUS, PREVIEW, ...)
-    PRESS = "press"  # a player's PRESS message, relayed to the other players
-    NOTICE = "notice"  # the GM's news to the players: a pause, a new deadline, the end
-    SUGGESTION = "suggestion"  # the answer to a SUGGEST line
 
 
 def utcnow() -> datetime:

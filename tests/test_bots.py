@@ -101,11 +101,11 @@ def test_an_all_computer_game_runs_to_the_end_by_mail(folder: Path, ruleset: str
     m = Moderator(load_config(folder / "pbem.toml"))
     worker = Runner(m)
     for _ in range(400):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
     status = m.status("robots")
-    assert status["over"], f"still racing at turn {status['turn']}"
+    assert status.over, f"still racing at turn {status.turn}"
     game, players, turns = m.history("robots")
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
@@ -131,14 +131,14 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
     out = run("replace", "race", "Bob", "--bot", "strong").output
     assert "Bob of race is now played by a computer player (strong)" in out
     status = m.status("race")
-    assert [(p["name"], p["email"], p["bot"]) for p in status["players"]] == [
+    assert [(p.name, p.email, p.bot) for p in status.players] == [
         ("Ann", "ann@example.org", None), ("Bob", "", "strong")]
     # Bob's address no longer opens the seat, and nothing that was sent is lost
     raw_bob = (b"From: Bob <bob@example.net>\nTo: gm@pbem.example\nSubject: orders\nMessage-ID: <b1@x>\n"
                b"Content-Type: text/plain\n\nGAME race\nSECRET BBB-222\nMOVE: NEXT\n")
     assert m.ingest(raw_bob, "b").status == "refused"
     summary = m.resolve("race", force=True)
-    bob_slots = [s for s in summary.slots if s.name == "Bob"]
+    bob_slots = [s for s in summary.resolutions if s.name == "Bob"]
     assert bob_slots and all(s.order.startswith("MOVE") for s in bob_slots)
     game, players, turns = m.history("race")
     assert [t.turn for t in turns] == [1, 2] and json.loads(turns[1].sheets)["Bob"]
@@ -148,7 +148,7 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
     with m.store.session() as session:
         welcome = [r for r in m.store.mails(session) if r.kind == "welcome" and r.recipient == "bob@example.org"]
     assert len(welcome) == 1
-    assert m.status("race")["players"][1]["bot"] is None
+    assert m.status("race").players[1].bot is None
 
 
 def test_suggest_by_mail_answers_with_the_strong_players_sheet(folder: Path) -> None:

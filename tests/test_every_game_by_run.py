@@ -43,16 +43,16 @@ def _play_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_game: list[st
     m = Moderator(load_config(tmp_path / "pbem.toml"))
     worker = Runner(m)
     for _ in range(rounds):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
     status = m.status("robots")
-    assert status["over"], f"{' '.join(new_game)}: still running at turn {status['turn']}"
+    assert status.over, f"{' '.join(new_game)}: still running at turn {status.turn}"
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
         reports = [r for r in m.store.mails(session) if r.kind == "gm-report"]
     assert sheets and all(r.status == "accepted" for r in sheets)
-    assert len(reports) == status["turn"] - 1 and {r.status for r in reports} == {"sent"}
+    assert len(reports) == status.turn - 1 and {r.status for r in reports} == {"sent"}
 
 
 @pytest.mark.parametrize(("game_name", "ruleset"), [(g.info.name, r.name) for g in games() for r in g.info.rulesets])

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pbem import games as registry
 from pbem.errors import ChanceExhaustedError, PbemError, UnknownGameError
-from pbem.games import find_game, games
+from pbem.games import default_game, find_game, games
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import Draw, ScriptedChance, SeededChance
 from pbem.games.sheet import read_sheet
@@ -23,6 +24,17 @@ def test_find_game_by_name_and_alias() -> None:
 def test_unknown_game_lists_the_known_ones() -> None:
     with pytest.raises(UnknownGameError, match="known games: .*hare-tortoise"):
         find_game("chess")
+
+
+def test_the_default_game_is_the_one_that_says_so_or_the_only_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    every = games()
+    assert [g.info.name for g in every if g.info.default] == [default_game().info.name]
+    others = tuple(g for g in every if not g.info.default)
+    monkeypatch.setattr(registry, "games", lambda: others[:1])
+    assert default_game() is others[0]
+    monkeypatch.setattr(registry, "games", lambda: others)  # several, none the default: name one
+    with pytest.raises(UnknownGameError, match="name the game to play; known games: "):
+        default_game()
 
 
 def test_unknown_ruleset_lists_the_known_ones() -> None:

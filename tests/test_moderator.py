@@ -387,8 +387,8 @@ def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypa
     assert m.due_games() == [("duel", 1)]  # the computer player's seat does not hold the turn up
     summary = m.resolve("duel")
     # the computer player wrote its sheet, which went through intake like Ann's
-    assert [(s.name, s.rule) for s in summary.slots] == [("Ann", None), ("Sam", None), ("Ann", None)]
-    assert summary.slots[1].order == "MOVE 1"
+    assert [(s.name, s.rule) for s in summary.resolutions] == [("Ann", None), ("Sam", None), ("Ann", None)]
+    assert summary.resolutions[1].order == "MOVE 1"
     with m.store.session() as session:
         mails = m.store.mails(session)
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
@@ -528,13 +528,15 @@ def test_history_says_where_a_slot_ended_after_the_hare(gm: Path) -> None:
 
 def test_an_intake_step_runs_alone_with_only_what_it_uses(tmp_path: Path) -> None:
     from pbem.mailer import Mailer
+    from pbem.postbox import Postbox
     from pbem.store import MessageRow, Store
 
     store = Store("sqlite://")
     store.create()
     now = lambda: datetime(2026, 11, 20, tzinfo=timezone.utc)  # noqa: E731
     config = load_config(_init(tmp_path))
-    deps = intake.Deps(store, now, lambda name: pytest.fail("no game is looked up"), Mailer(config, store, now), lambda: 0)
+    deps = intake.Deps(store, now, lambda name: pytest.fail("no game is looked up"), Mailer(config, Postbox(store), now),
+                       lambda: 0)
     it = intake.Intake(row=MessageRow(message_id="x", raw=b"From: Ann <ann@example.org>\nSubject: hi\n\nGAME race\n"))
     with store.session() as session:
         intake.read_headers(deps, session, it)

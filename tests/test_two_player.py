@@ -247,7 +247,7 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
     worker = Worker(m)
     players = (("Ann", "ann@example.org"), ("Bob", "bob@example.net"))
     for n in range(200):
-        if m.status("duo")["over"]:
+        if m.status("duo").over:
             break
         for k, (name, address) in enumerate(players):
             text = _last_mail_to(tmp_path, address)
@@ -258,7 +258,7 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
             (tmp_path / "inbox" / "new" / f"17000{n:04d}{k}.M1.host").write_bytes(raw.encode())
         worker.round()
     status = m.status("duo")
-    assert status["over"], status
+    assert status.over, status
     report = _last_mail_to(tmp_path, "ann@example.org")
     assert re.search(r"The race is over\. (Ann|Bob) wins!", report)
     assert "Supplies (one for both runners of a player): " in report
@@ -352,10 +352,10 @@ def test_an_all_computer_two_player_game_runs_to_its_end_through_pbem_run(
     m = Moderator(load_config(tmp_path / "pbem.toml"))
     worker = Worker(m)
     for _ in range(200):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
-    assert m.status("robots")["over"]
+    assert m.status("robots").over
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
     assert sheets and all(r.status == "accepted" for r in sheets)

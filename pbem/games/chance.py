@@ -114,7 +114,7 @@ class ScriptedChance:
         self.shuffles += 1
         if Counter(map(repr, deck)) != Counter(map(repr, items)):
             raise ChanceExhaustedError(
-                f"shuffle {self.shuffles}: the scripted order does not hold exactly the cards shuffled "
+                f"shuffle {self.shuffles}: the scripted order does not hold exactly the items shuffled "
                 f"({len(deck)} scripted, {len(items)} shuffled)")
         self.drawn.append(Draw(self.turn, "shuffle", [repr(x) for x in deck]))
         return list(deck)
