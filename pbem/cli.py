@@ -446,7 +446,7 @@ def history(name: str, config_path: Path | None) -> None:
     game, players, turns = m.history(name)
     engine = m.engine(game)
     public = Viewer.public()
-    click.echo(f"{game.name}: {game.game} ({game.rules}), seed {game.seed}, players "
+    click.echo(f"{game.name}: {game.game} ({game.rules}), players "  # no seed: it is the key to every draw to come
                + ", ".join(f"{p.name} <{p.email}>" for p in players))
     if not turns:
         click.echo("No turn resolved yet.")

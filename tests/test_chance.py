@@ -68,8 +68,10 @@ def test_the_cli_keeps_a_random_seed_off_the_terminal(tmp_path: Path, monkeypatc
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
     run("init", ".")
     out = run("new-game", "g", "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.net").output
-    [row] = [Moderator(load_config(tmp_path / "pbem.toml")).game_state("g")[0]]
+    row = Moderator(load_config(tmp_path / "pbem.toml")).game_state("g")[0]
     assert "secret random seed" in out and row.seed not in out
+    history = run("history", "g").output
+    assert history.startswith("g: hare-tortoise (variable-pig), players Ann") and row.seed not in history
 
 
 def test_a_given_seed_of_any_length_keys_a_reproducible_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

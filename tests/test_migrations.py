@@ -147,7 +147,7 @@ def test_create_is_idempotent_and_skips_alembic_at_head(url: str, engine: Engine
     store = Store(url)
     store.create()
     with store.session() as session:
-        session.add(GameRow(name="g", game="hare-tortoise", rules="r", seed=1, state="{}"))
+        session.add(GameRow(name="g", game="hare-tortoise", rules="r", seed="1", state="{}"))
 
     import alembic.command
 
