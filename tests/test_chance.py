@@ -22,7 +22,7 @@ from pbem.cli import main
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
 from pbem.games.base import SeatSpec, Setup
-from pbem.games.chance import Generator, KeyedChance, LegacyChance, Seeding, game_chance
+from pbem.games.chance import Chance, Generator, KeyedChance, LegacyChance, Seeding, game_chance
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.store import GameRow, Store
 
@@ -53,7 +53,7 @@ def test_a_new_game_has_a_secret_seed_of_256_random_bits(tmp_path: Path) -> None
     first = m.new_game("one", game="card-race", rules=None, players=PLAYERS, seed=None, deadline=None)
     second = m.new_game("two", game="card-race", rules=None, players=PLAYERS, seed=None, deadline=None)
     for row in (first, second):
-        assert row.generator == Generator.KEYED == "hmac-sha256"
+        assert row.generator == Generator.KEYED.value == "hmac-sha256"
         assert len(row.seed) == 64 and int(row.seed, 16) >= 2**128  # false for a 31-bit seed (and 1 in 2^128 by luck)
     assert first.seed != second.seed
     # the deal at set-up came from the game's own keyed stream
@@ -147,7 +147,7 @@ def test_a_shuffle_is_a_permutation_and_every_order_as_likely() -> None:
 def test_a_legacy_game_draws_exactly_as_before_0010() -> None:
     """The strings the code before 0010 seeded with: "seed/turn" for the game's dice (set-up is
     turn 0), "seed/suggest/SEAT/turn" for SUGGEST, "seed/computer/SEAT/turn" for computer players."""
-    def dice(chance: KeyedChance | LegacyChance) -> list[int]:
+    def dice(chance: Chance) -> list[int]:
         return [chance.die(6) for _ in range(10)]
 
     legacy = Seeding("7", Generator.LEGACY)

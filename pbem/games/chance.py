@@ -132,37 +132,6 @@ class KeyedChance:
         return [d.value for d in self.drawn if d.kind == "die"]
 
 
-class SeedRecord(Protocol):
-    """What a stored game keeps of its chance (the store's GameRow has both)."""
-
-    @property
-    def seed(self) -> str: ...
-
-    @property
-    def generator(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class Seeding:
-    """A seed and its generator, before the game is stored."""
-
-    seed: str
-    generator: str
-
-
-def game_chance(game: SeedRecord, turn: int, purpose: str = "turn") -> KeyedChance | LegacyChance:
-    """The chance source of a stored game for `turn` and `purpose`, from the generator the game
-    was made with. Purposes: "setup" (turn 0), "turn" (a turn's resolution), "suggest/SEAT" (a
-    SUGGEST answer), "computer/SEAT" (a computer player's sheet)."""
-    if game.generator == Generator.KEYED:
-        return KeyedChance(game.seed, turn, purpose)
-    if game.generator == Generator.LEGACY:
-        # as before 0010: the game's dice (set-up and turns) from the seed itself, the others
-        # from "seed/purpose"
-        return LegacyChance(game.seed if purpose in ("setup", "turn") else f"{game.seed}/{purpose}", turn)
-    raise ValueError(f"unknown chance generator {game.generator!r}")
-
-
 class LegacyChance:
     """Draws from a Mersenne Twister seeded by the text "seed/turn": the generator of the games
     made before migration 0010, kept unchanged so that they replay exactly.
@@ -195,6 +164,37 @@ class LegacyChance:
     @property
     def dice(self) -> list[int]:
         return [d.value for d in self.drawn if d.kind == "die"]
+
+
+class SeedRecord(Protocol):
+    """What a stored game keeps of its chance (the store's GameRow has both)."""
+
+    @property
+    def seed(self) -> str: ...
+
+    @property
+    def generator(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """A seed and its generator, before the game is stored."""
+
+    seed: str
+    generator: str
+
+
+def game_chance(game: SeedRecord, turn: int, purpose: str = "turn") -> Chance:
+    """The chance source of a stored game for `turn` and `purpose`, from the generator the game
+    was made with. Purposes: "setup" (turn 0), "turn" (a turn's resolution), "suggest/SEAT" (a
+    SUGGEST answer), "computer/SEAT" (a computer player's sheet)."""
+    if game.generator == Generator.KEYED:
+        return KeyedChance(game.seed, turn, purpose)
+    if game.generator == Generator.LEGACY:
+        # as before 0010: the game's dice (set-up and turns) from the seed itself, the others
+        # from "seed/purpose"
+        return LegacyChance(game.seed if purpose in ("setup", "turn") else f"{game.seed}/{purpose}", turn)
+    raise ValueError(f"unknown chance generator {game.generator!r}")
 
 
 class ScriptedChance:
