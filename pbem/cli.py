@@ -187,7 +187,9 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
               help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, whose "
                    "seat gets the default orders until computer players can write their own.")
-@click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: random).")
+@click.option("--seed", default=None, metavar="TEXT",
+              help="The key of the game's chance, for test games that must come out the same again: whoever "
+                   "knows or guesses it knows every draw (default: 256 secret random bits).")
 @click.option("--deadline", default=None,
               help="Turn deadlines: a span such as 7d or 72h (each turn), a schedule such as "
                    "'every Friday 18:00 Europe/London', or one moment such as '2026-11-27 18:00'.")
@@ -199,7 +201,7 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
               help="A team of a partnership game and its players, e.g. Red=Ann,Cyd; repeat for each team.")
 @config_option
 def new_game(name: str, game_name: str | None, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
-             seed: int | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
+             seed: str | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
              teams: tuple[str, ...], config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
@@ -213,7 +215,9 @@ def new_game(name: str, game_name: str | None, rules: str | None, options: tuple
                      options=options)
     chosen = json.loads(row.options)
     with_options = f", options {', '.join(chosen)}" if chosen else ""
-    click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, seed {row.seed}")
+    # a random seed is the key to every future draw: it stays in the store, not on a terminal or in a log
+    chance = f"seed {row.seed}" if seed is not None else "secret random seed"
+    click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, {chance}")
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 
 
@@ -445,7 +449,7 @@ def history(name: str, config_path: Path | None) -> None:
     game, players, turns = m.history(name)
     engine = m.engine(game)
     public = Viewer.public()
-    click.echo(f"{game.name}: {game.game} ({game.rules}), seed {game.seed}, players "
+    click.echo(f"{game.name}: {game.game} ({game.rules}), players "  # no seed: it is the key to every draw to come
                + ", ".join(f"{p.name} <{p.email}>" for p in players))
     if not turns:
         click.echo("No turn resolved yet.")

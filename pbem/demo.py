@@ -12,6 +12,7 @@ from pbem.config import load_config, write_config
 from pbem.errors import PbemError
 from pbem.games import default_game
 from pbem.games.base import Viewer
+from pbem.games.chance import Generator
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.resources import data_dir
@@ -53,7 +54,8 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
     players = [PlayerSpec(p["name"], p.get("email", ""), p.get("secret"), p.get("timezone", "UTC"), p.get("team"),
                           p.get("bot")) for p in spec["players"]]
     m.new_game(spec["name"], game=spec.get("game") or default_game().info.name, rules=spec.get("rules"), players=players,
-               seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()))
+               seed=str(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()),
+               generator=Generator(spec.get("chance", Generator.KEYED)))
     echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
     for turn_dir in turns:
         for action in spec.get("actions", ()):

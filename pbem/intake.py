@@ -28,7 +28,7 @@ from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import game_chance
 from pbem.games.sheet import Accepted, Echo, Rejected, Sheet, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
@@ -467,7 +467,7 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
     if it.player.seat not in game.may_send(state):
         raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
                    fix="Nothing to send this turn: your next report says when you move again.", reply=True)
-    chance = SeededChance(f"{it.game.seed}/suggest/{it.player.seat}", it.game.turn)
+    chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
     text = advisor.write(game.view(state, Viewer(it.player.seat)), chance)
     it.alerts.append(m.mailer.suggestion(it.game, it.player, text, message=it.row.id or 0))
     raise Stop(MessageStatus.ANSWERED, "the strong computer player's sheet was sent to the player")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets as secrets_module
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -21,7 +20,7 @@ from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame, find_game
 from pbem.games.base import SeatSpec, Setup
-from pbem.games.chance import SeededChance
+from pbem.games.chance import Generator, Seeding, game_chance, new_seed
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_emls
@@ -110,8 +109,12 @@ class Moderator:
         return self.engine(game).load_state(self.loads(game.state if text is None else text))
 
     # games -----------------------------------------------------------------------------------
-    def new_game(self, name: str, *, game: str, rules: str | None, players: Sequence[PlayerSpec], seed: int | None,
-                 deadline: str | None, early: bool = False, options: Sequence[str] = ()) -> GameRow:
+    def new_game(self, name: str, *, game: str, rules: str | None, players: Sequence[PlayerSpec], seed: str | int | None,
+                 deadline: str | None, early: bool = False, options: Sequence[str] = (),
+                 generator: Generator = Generator.KEYED) -> GameRow:
+        """Start a game. `seed` None draws a secret one; a given seed (its text is the key) is for
+        games that must come out the same again, e.g. tests: whoever knows or guesses it knows every draw.
+        `generator` LEGACY plays the chance of games made before migration 0010 (sample campaigns)."""
         if not name or not name.isascii() or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
             raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
         engine = find_game(game)
@@ -132,8 +135,10 @@ class Moderator:
             raise PbemError("two players have the same email address; each player needs their own")
         by_name = {p.name: p for p in checked}
         players = [by_name.get(p.name, p) if p.bot is None else p for p in players]
-        seed = secrets_module.randbelow(2**31) if seed is None else seed
-        chance = SeededChance(seed, 0)
+        key = new_seed() if seed is None else str(seed).strip()
+        if not key:
+            raise PbemError("an empty --seed keys nothing; leave it out for a secret random seed")
+        chance = game_chance(Seeding(key, generator), 0, "setup")
         setup = Setup(ruleset.name, tuple(SeatSpec(p.name, p.team, p.bot) for p in players), chosen)
         state = engine.new_state(setup, chance)
         start = self.now()
@@ -142,8 +147,8 @@ class Moderator:
         with self.store.session() as session:
             if self.store.find_game(session, name) is not None:
                 raise PbemError(f"a game called {name!r} exists already; choose another name")
-            row = GameRow(name=name, game=engine.info.name, rules=ruleset.name, seed=seed,
-                          state=self.dumps(engine.dump_state(state)), deadline=due,
+            row = GameRow(name=name, game=engine.info.name, rules=ruleset.name, seed=key,
+                          generator=generator, state=self.dumps(engine.dump_state(state)), deadline=due,
                           schedule=schedule.text if schedule else "", early=early, created_at=start,
                           options=self.dumps(list(chosen)), setup_chance=self.dumps([d.to_json() for d in chance.drawn]))
             session.add(row)
@@ -261,7 +266,7 @@ class Moderator:
                     texts[p.name] = standing.text if standing is not None else None
             if preview:  # what the computer players would write; nothing is stored
                 for p in bots.due_seats(engine, before, players, set(sheet_rows)):
-                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game.seed)
+                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game)
             orders = {}
             for p in players:
                 text = texts[p.name]
@@ -271,7 +276,7 @@ class Moderator:
                     default = engine.default_orders(before, p.seat)
                     if default is not None:
                         orders[p.seat] = default
-            chance = SeededChance(game.seed, game.turn)
+            chance = game_chance(game, game.turn)
             outcome = engine.resolve(before, orders, chance)
             after = outcome.state
             if preview:

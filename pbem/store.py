@@ -71,7 +71,11 @@ class GameRow(SQLModel, table=True):
     name: str = Field(index=True, unique=True)
     game: str
     rules: str
-    seed: int
+    # Since migration 0010 the seed is text (64 hex digits for a new game, the decimal number of an
+    # older one) and `generator` names the chance source it keys: "legacy" for the games that
+    # predate it, so they replay as they were (pbem/games/chance.py, `game_chance`).
+    seed: str
+    generator: str = Field(default="hmac-sha256", sa_column_kwargs={"server_default": "legacy"})
     state: str = Field(sa_column=Column(Text, nullable=False))  # JSON of the position before `turn`
     turn: int = 1
     over: bool = False

@@ -14,7 +14,7 @@ from pbem.cli import main
 from pbem.config import load_config
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import GAME
 from pbem.games.hare_tortoise.bots import LEVELS
 from pbem.games.hare_tortoise.state import State
@@ -33,7 +33,7 @@ def run(*args: str) -> Result:
 
 def positions(ruleset: str, turns: int = 12) -> list[State]:
     """Positions of a game the baseline plays against itself, turn by turn."""
-    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES)), SeededChance(5, 0))
+    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES)), LegacyChance(5, 0))
     player = GAME.bot("baseline")
     assert player is not None
     out = []
@@ -41,9 +41,9 @@ def positions(ruleset: str, turns: int = 12) -> list[State]:
         out.append(state)
         orders = {}
         for seat in GAME.to_move(state):
-            text = player.write(GAME.view(state, Viewer(seat)), SeededChance(1, state.turn))
+            text = player.write(GAME.view(state, Viewer(seat)), LegacyChance(1, state.turn))
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
-        state = GAME.resolve(state, orders, SeededChance(5, state.turn)).state
+        state = GAME.resolve(state, orders, LegacyChance(5, state.turn)).state
     return out
 
 
@@ -54,13 +54,13 @@ def test_a_sheet_never_changes_when_only_another_seats_hidden_values_change(rule
     assert player is not None
     for k, state in enumerate(positions(ruleset)[::3]):
         for me in GAME.to_move(state):
-            written = player.write(GAME.view(state, Viewer(me)), SeededChance(k, me))
+            written = player.write(GAME.view(state, Viewer(me)), LegacyChance(k, me))
             for other in range(len(NAMES)):
                 if other == me:
                     continue
                 varied, _ = GAME.vary_hidden(state, (), other, seed=100 * k + other)
                 assert varied.runners[other].carrots != state.runners[other].carrots
-                again = player.write(GAME.view(varied, Viewer(me)), SeededChance(k, me))
+                again = player.write(GAME.view(varied, Viewer(me)), LegacyChance(k, me))
                 assert again == written, f"{level} in seat {me} read seat {other}'s carrots"
 
 
@@ -71,7 +71,7 @@ def test_every_level_writes_sheets_the_game_reads_without_a_rejected_line() -> N
         for state in positions("variable-pig")[:6]:
             for seat in GAME.to_move(state):
                 parsed = GAME.parse(state, read_sheet(player.write(GAME.view(state, Viewer(seat)),
-                                                                   SeededChance(0, 0))), seat)
+                                                                   LegacyChance(0, 0))), seat)
                 assert [e for e in parsed.echo if type(e).__name__ != "Accepted"] == []
 
 

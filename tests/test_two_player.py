@@ -18,7 +18,7 @@ from pbem.config import load_config
 from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise.orders.parser import TwoPlayer, parse_sheet
 from pbem.games.hare_tortoise.rules import RULESETS
 from pbem.games.hare_tortoise.sam import two_player_chain
@@ -34,7 +34,7 @@ TWO = TwoPlayer(("Ann1", "Ann2", "Bob1", "Bob2"), (0, 1), ("Ann", "Bob"))
 
 def _new(ruleset: str = "variable-pig", *options: str, seats: tuple[str, ...] = ("Ann", "Bob")) -> State:
     return GAME.new_state(Setup(ruleset, tuple(SeatSpec(s) for s in seats), ("two-player", *options)),
-                          SeededChance(1, 0))
+                          LegacyChance(1, 0))
 
 
 # set-up --------------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _play_one_turn() -> tuple[State, tuple[object, ...]]:
     state = _new()
     orders = {0: GAME.parse(state, read_sheet("MOVE: ANN1 TO 5\nMOVE: ANN2 TO 10"), 0).orders,
               1: GAME.parse(state, read_sheet("MOVE: BOB2 TO 2"), 1).orders}
-    outcome = GAME.resolve(state, orders, SeededChance(1, 1))
+    outcome = GAME.resolve(state, orders, LegacyChance(1, 1))
     return outcome.state, tuple(outcome.resolutions)
 
 
@@ -176,7 +176,7 @@ def test_a_win_when_both_runners_of_a_player_are_home() -> None:
     state = State("variable-pig", (Runner("Ann1", 64, 20, 0, 1), Runner("Ann2", 63, 21, 0),
                                    Runner("Bob1", 40, 50, 2), Runner("Bob2", 30, 50, 2)), 3, 0, False, ("two-player",))
     orders = {0: GAME.parse(state, read_sheet("MOVE: ANN2 HOME"), 0).orders}
-    after = GAME.resolve(state, orders, SeededChance(1, 3)).state
+    after = GAME.resolve(state, orders, LegacyChance(1, 3)).state
     result = GAME.result(after)
     assert after.over and result.winners == ("Ann",)
     assert [(p.name, p.place, p.detail) for p in result.places] == [
@@ -191,7 +191,7 @@ def test_a_win_when_both_runners_of_a_player_are_home() -> None:
 def test_computer_players_write_whole_sheets_and_finish_within_200_turns(ruleset: str, options: tuple[str, ...]) -> None:
     for seed in range(3):
         state = GAME.new_state(Setup(ruleset, (SeatSpec("Sam"), SeatSpec("Max")), ("two-player", *options)),
-                               SeededChance(seed, 0))
+                               LegacyChance(seed, 0))
         bots = [GAME.bot(level) for level in ("sam", "baseline", "strong")]
         turns = 0
         while not GAME.is_over(state):
@@ -200,11 +200,11 @@ def test_computer_players_write_whole_sheets_and_finish_within_200_turns(ruleset
             for seat in GAME.to_move(state):
                 bot = bots[(seed + seat) % 3]
                 assert bot is not None
-                text = bot.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/{seat}", state.turn))
+                text = bot.write(GAME.view(state, Viewer(seat)), LegacyChance(f"{seed}/{seat}", state.turn))
                 parsed = GAME.parse(state, read_sheet(text), seat)
                 assert not [e for e in parsed.echo if isinstance(e, Rejected)], text
                 orders[seat] = parsed.orders
-            state = GAME.resolve(state, orders, SeededChance(seed, state.turn)).state
+            state = GAME.resolve(state, orders, LegacyChance(seed, state.turn)).state
             turns += 1
         assert len(GAME.result(state).winners) == 1
 
