@@ -151,7 +151,7 @@ def test_goofspiel_plays_to_its_end_by_mail_through_pbem_run(venv: Venv, tmp_pat
         else:
             assert f"Every bid was matched: the {prize} is discarded." in ann
         # a sheet's lines are its writer's alone; the bids are everyone's
-        assert "Your bid came from: BID " in ann and "Your bid came from: BID HIGHEST" in bob
+        assert "Your bid came from the line BID " in ann and "Your bid came from the line BID HIGHEST." in bob
         assert "BID PRIZE" not in bob and "BID LOWEST" not in bob.split("Reply to")[0]
     assert {s["name"]: s["score"] for s in final["seats"]} == {n: scores[n] for n in ("Ann", "Bob", "Cyd")}
     best = max(scores.values())

@@ -34,8 +34,8 @@ class ReportContext:
     prize: int
     taken: str  # who took the prize, or that nobody did
     seats: tuple[SeatLine, ...]
-    #: the lines of the reader's own sheet: the one her bid came from, and those passed over
-    mine: tuple[str, ...]
+    #: the reader's own sheet: where her bid came from, and the lines passed over
+    mine: str
     passed: tuple[str, ...]
     next_prize: int | None
     prizes_left: str
@@ -62,6 +62,15 @@ def _taken(view: View, prize: Event) -> str:
     return f"{view.seats[prize.winner].name} takes the {prize.card}."
 
 
+def _mine(own: Event | None) -> str:
+    """Where the reader's own bid came from ("" for a reader who made none, or may not see it)."""
+    if own is None or not own.line:
+        return ""
+    if own.line.startswith("("):
+        return f"You bid your lowest card {own.line}."
+    return f"Your bid came from the line {own.line}."
+
+
 class GoofspielPresenter(Presenter[View, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
         hand = "" if view.reader is None else cards(view.seats[view.reader].hand)
@@ -76,7 +85,7 @@ class GoofspielPresenter(Presenter[View, Event]):
             prize=prize.card, taken=_taken(view, prize),
             seats=tuple(SeatLine(s.name, s.score, cards(s.hand), str(bids[k].card) if k in bids else "")
                         for k, s in enumerate(view.seats)),
-            mine=(own.line,) if own is not None and own.line else (), passed=own.passed if own is not None else (),
+            mine=_mine(own), passed=own.passed if own is not None else (),
             next_prize=view.prize, prizes_left=cards(view.prizes_left), discarded=cards(view.discarded),
             over=view.over, result=_result(view))
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx))
@@ -97,6 +106,8 @@ class GoofspielPresenter(Presenter[View, Event]):
         if prize is not None:
             parts.append(label(f"Prize {prize.card}: " + ("discarded" if prize.winner is None else
                                                           f"to {view.seats[prize.winner].name}"), 16, 80, 14))
+        parts.append(label(f"Next prize: {view.prize}" if view.prize is not None else "Game over", 404, 80, 14,
+                           anchor="end"))
         for k, s in enumerate(view.seats):
             y = 112 + 34 * k
             parts.append(label(s.name, 16, y, 14, bold=True))
@@ -121,5 +132,5 @@ class GoofspielPresenter(Presenter[View, Event]):
             return [f"the prize {resolution.card} goes to {resolution.name or 'nobody: every bid was matched'}"]
         out = [f"{resolution.name} bids {resolution.card}"]
         if private and resolution.line:
-            out += [f"   (private) from {resolution.line}", *(f"   (private) passed {p}" for p in resolution.passed)]
+            out += [f"   (private) {resolution.line}", *(f"   (private) passed over: {p}" for p in resolution.passed)]
         return out

@@ -13,6 +13,10 @@ from pbem.errors import PbemError
 
 CARDS = tuple(range(1, 14))
 
+#: the `line` of a bid that no line of the sheet gave (the lowest card)
+NO_ORDERS = "(no orders)"
+NO_LINE = "(no line applied)"
+
 COMPARE: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
@@ -126,8 +130,7 @@ def choose(hand: tuple[int, ...], prize: int, bids: Bids | None) -> tuple[int, s
             passed.append(f"{bid.canonical}: the {prize if bid.target == 'PRIZE' else bid.target} is spent")
             continue
         return card, bid.canonical, tuple(passed)
-    return min(hand), "no orders: the lowest card" if not bids or not bids.lines else "no line applied: the lowest card", \
-        tuple(passed)
+    return min(hand), NO_ORDERS if not bids or not bids.lines else NO_LINE, tuple(passed)
 
 
 def resolve(state: State, orders: Mapping[int, Bids]) -> tuple[State, tuple[Event, ...]]:
