@@ -1,7 +1,8 @@
 """A game from a distribution of its own: examples/goofspiel is installed beside pbem (built from
 this checkout) into a fresh virtual environment, found through its entry point alone, and played to
 its end by mail through `pbem run` — two players by mail, one computer player — with its own
-templates and rule cases coming from its package.
+templates and rule cases coming from its package; and, in this process, its reports show nobody
+another player's sheet or the order of the face-down prizes.
 
 The build takes no network: pbem's dependencies come from the system's site packages
 (`--system-site-packages`), and both projects are built with the hatchling already there
@@ -19,7 +20,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,43 @@ def test_goofspiel_plays_to_its_end_by_mail_through_pbem_run(venv: Venv, tmp_pat
     assert ending in reports["Ann"][-1] and ending in reports["Bob"][-1]
     with_orders = [text for _, text in _mails(gm, ADDRESSES["Ann"])]
     assert not any("REJECTED" in text for text in with_orders), "every line Ann sent was taken"
+
+
+def test_no_report_shows_another_players_sheet_nor_the_face_down_prizes(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In this process (the tests register the example games): every report is the same bytes
+    whatever another player's sheet said and however the face-down prizes lie; and the check
+    fails on a planted leak."""
+    from click.testing import CliRunner
+    from mailcheck import report_differences
+
+    from pbem.cli import main
+    from pbem.config import load_config
+    from pbem.games import games
+    from pbem.moderator import Moderator
+
+    if "goofspiel" not in {g.info.name for g in games()}:
+        pytest.skip("the example games are left out (--no-example-games)")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-20T09:00:00Z")
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    cli = CliRunner()
+    assert cli.invoke(main, ["init", "."]).exit_code == 0
+    players = [f"{n}={a}" for n, a in ADDRESSES.items()] + ["Cyd=cyd@example.com"]
+    args = ["new-game", "bids", "--game", "goofspiel", "--seed", "5", *(f"--player={p}" for p in players),
+            *(f"--secret={n}={s}" for n, s in SECRETS.items())]
+    assert cli.invoke(main, args).exit_code == 0
+    for turn in (1, 2, 3):
+        for name, lines in (("Ann", "BID 13 IF PRIZE > 11\nBID PRIZE"), ("Bob", "BID 1 IF PRIZE < 3\nBID HIGHEST")):
+            path = tmp_path / f"{name}{turn}.eml"
+            path.write_bytes(_order_mail(name, f"GAME bids\nSECRET {SECRETS[name]}\n{lines}\n", turn))
+            assert cli.invoke(main, ["ingest", str(path)]).exit_code == 0
+        assert cli.invoke(main, ["resolve-turn", "bids", "--force"]).exit_code == 0
+    m = Moderator(load_config(tmp_path / "pbem.toml"))
+    assert list(report_differences(m, "bids")) == []
+
+    from goofspiel import view as views
+
+    honest = views.view  # planted: the face-down prizes listed in the order they lie
+    monkeypatch.setattr(views, "view", lambda state, viewer: replace(honest(state, viewer), prizes_left=state.deck))
+    assert list(report_differences(m, "bids")), "a report that shows the order of the face-down prizes is caught"
