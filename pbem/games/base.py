@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from pbem.games.present import Presenter
 
 
-
 class GameState(Protocol):
     """What the generic layer reads of any game's state (a frozen value, stored as JSON)."""
 
