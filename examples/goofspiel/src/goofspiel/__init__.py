@@ -87,6 +87,11 @@ class Goofspiel(Game[State, Bids, Event, views.View]):
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
+    def archived_orders(self, state: State, sheet: Sheet, seat: int, viewer: Viewer) -> tuple[str, ...] | None:
+        """A sheet's lines are its writer's alone, even in the archive: the bid they gave is public
+        through the turn's resolutions."""
+        return super().archived_orders(state, sheet, seat, viewer) if viewer.may_see(seat) else None
+
     @cached_property
     def presenter(self) -> GoofspielPresenter:
         return GoofspielPresenter()
