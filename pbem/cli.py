@@ -58,14 +58,15 @@ def main() -> None:
 
 
 @main.command("check-cases")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-v", "--verbose", is_flag=True, help="Also list the cases that pass.")
 def check_cases_cmd(paths: tuple[Path, ...], verbose: bool) -> None:
-    """Run rule cases (.case files, or folders searched for them) against the engine.
+    """Run rule cases (.case files, or folders searched for them) against the engine; without
+    PATHS, every registered game's own cases (the `cases/` folder of its package).
 
     Prints every failing case in full, then `N passed, M failed`; exits 1 if any failed.
 
-    Example: pbem check-cases tests/cases my-bug.case
+    Example: pbem check-cases my-bug.case
     """
     from pbem.cases import check_cases
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.badger_bunny import engine
@@ -43,7 +43,7 @@ def deck_of(ruleset: str, options: Sequence[str]) -> Deck:
     return Deck(extended=ruleset == "extended", excuse="excuse" in options)
 
 
-class BadgerBunny(Game[State, BadgerOrders, Event]):
+class BadgerBunny(Game[State, BadgerOrders, Event, views.View]):
     info = GameInfo(
         name="badger-bunny",
         title="If Badger was a Bunny",
@@ -65,6 +65,7 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
         bot_levels=("strong", "baseline"),
     )
     schema_version = 1
+    max_random_turns = 2000
 
     def check_seat_name(self, name: str) -> None:
         if not name[:1].isalpha() or not name.isalnum() or not name.isascii():
@@ -83,12 +84,6 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
         race = engine.deal(chance.shuffle(deck.cards), deck, 1, engine.hare_of(1))
         names = (setup.seats[0].name, setup.seats[1].name)
         return State(names, deck, "tournament" in setup.options, 1, race)
-
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def seats(self, state: State) -> tuple[str, ...]:
-        return state.seats
 
     def to_move(self, state: State) -> tuple[int, ...]:
         return () if state.over else (state.race.act,)
@@ -135,9 +130,6 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
             winners = (state.seats[win],) if win is not None else ()
         return Result(state.over, tuple(places), winners)
 
-    def is_over(self, state: State) -> bool:
-        return state.over
-
     def view(self, state: State, viewer: Viewer) -> views.View:
         return views.view(state, viewer)
 
@@ -147,18 +139,6 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return State.from_json(dict(data))
-
-    def resolution_to_json(self, resolution: Event) -> dict[str, Any]:
-        return resolution.to_json()
-
-    def resolution_from_json(self, data: Mapping[str, Any]) -> Event:
-        return Event.from_json(dict(data))
 
     @cached_property
     def presenter(self) -> BadgerPresenter:
@@ -170,10 +150,18 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
 
         return BadgerCases()
 
-    def bot(self, level: str) -> Bot[State] | None:
+    def bot(self, level: str) -> Bot[views.View] | None:
         from pbem.games.badger_bunny.bots import find_bot
 
         return find_bot(level)
+
+    def random_sheet(self, state: State, seat: int, rng: random.Random) -> str:
+        from pbem.games.badger_bunny.testing import random_sheet
+
+        return random_sheet(state, seat, rng)
+
+    def sheet_key(self, state: State, seat: int) -> Hashable:
+        return state.deck
 
 
 GAME = BadgerBunny()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
@@ -37,7 +37,7 @@ from pbem.games.sheet import Sheet
 __all__ = ["GAME", "CardRace"]
 
 
-class CardRace(Game[State, Orders, Event]):
+class CardRace(Game[State, Orders, Event, views.View]):
     info = GameInfo(
         name="card-race",
         title="The Hare & the Tortoise card race",
@@ -56,6 +56,7 @@ class CardRace(Game[State, Orders, Event]):
         bot_levels=("strong", "baseline"),
     )
     schema_version = 1
+    max_random_turns = 200
 
     def check_seat_name(self, name: str) -> None:
         if not name[:1].isalpha() or not name.isalnum() or not name.isascii():
@@ -73,12 +74,6 @@ class CardRace(Game[State, Orders, Event]):
             seen.add(seat.name.lower())
         mode = CHAMPIONSHIP if "championship" in setup.options else SINGLE
         return engine.new_game(rules.name, mode, [s.name for s in setup.seats], chance)
-
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def seats(self, state: State) -> tuple[str, ...]:
-        return state.seats
 
     def to_move(self, state: State) -> tuple[int, ...]:
         return () if state.over else state.racers
@@ -104,9 +99,6 @@ class CardRace(Game[State, Orders, Event]):
         winners = tuple(state.seats[s] for s in state.winners) if state.over else ()
         return Result(state.over, places, winners)
 
-    def is_over(self, state: State) -> bool:
-        return state.over
-
     def view(self, state: State, viewer: Viewer) -> views.View:
         return views.view(state, viewer)
 
@@ -117,19 +109,7 @@ class CardRace(Game[State, Orders, Event]):
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return State.from_json(dict(data))
-
-    def resolution_to_json(self, resolution: Event) -> dict[str, Any]:
-        return resolution.to_json()
-
-    def resolution_from_json(self, data: Mapping[str, Any]) -> Event:
-        return Event.from_json(dict(data))
-
-    def bot(self, level: str) -> Bot[State] | None:
+    def bot(self, level: str) -> Bot[views.View] | None:
         """`baseline` (the default play) or `strong` (plays for its own bets)."""
         from pbem.games.card_race.bots import Baseline, Strong
 
@@ -144,6 +124,14 @@ class CardRace(Game[State, Orders, Event]):
         from pbem.games.card_race.cases import CardRaceCases
 
         return CardRaceCases()
+
+    def random_sheet(self, state: State, seat: int, rng: random.Random) -> str:
+        from pbem.games.card_race.testing import random_sheet
+
+        return random_sheet(state, seat, rng)
+
+    def sheet_key(self, state: State, seat: int) -> Hashable:
+        return state.ruleset, state.betting
 
 
 GAME = CardRace()
