@@ -288,7 +288,7 @@ def game_case_files() -> list[Traversable]:
                 out.append(item)
 
     for game in games():
-        folder = game_folder(game, "cases")
+        folder = game_folder(game.package, "cases")
         if folder is not None:
             walk(folder)
     return out

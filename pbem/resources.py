@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from pbem.games import AnyGame
-
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -22,8 +20,8 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"pbem's {name}/ folder is missing: reinstall pbem")
 
 
-def game_folder(game: AnyGame, name: str) -> Traversable | None:
-    """The folder `name` (``"templates"``, ``"cases"``) of a game's own package, wherever the
-    game was installed from; None when the game has none."""
-    folder = files(game.package) / name
+def game_folder(package: str, name: str) -> Traversable | None:
+    """The folder `name` (``"templates"``, ``"cases"``) of a game's own package (`Game.package`),
+    wherever the game was installed from; None when the game has none."""
+    folder = files(package) / name
     return folder if folder.is_dir() else None

@@ -102,7 +102,7 @@ def test_the_example_distribution_registers_its_game_cases_and_templates(venv: V
     assert out.endswith(f"{passed} passed, 0 failed\n") and passed > 200
     probe = ("from pbem.games import games\nfrom pbem.resources import game_folder\n"
              "for g in games():\n"
-             "    t = game_folder(g, 'templates')\n"
+             "    t = game_folder(g.package, 'templates')\n"
              "    print(g.info.name, sorted(p.name for p in t.iterdir()) if t else None)\n")
     folders = dict(line.split(" ", 1) for line in venv.run(str(venv.home / "bin" / "python"), "-c", probe,
                                                        cwd=tmp_path).splitlines())

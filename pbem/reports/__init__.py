@@ -24,7 +24,7 @@ from pbem.resources import data_dir, game_folder
 def loader() -> jinja2.BaseLoader:
     """The shared templates, and under each registered game's name the templates of its package."""
     own = {game.info.name: jinja2.PackageLoader(game.package, "templates")
-           for game in games() if game_folder(game, "templates") is not None}
+           for game in games() if game_folder(game.package, "templates") is not None}
     return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(data_dir("templates"))), jinja2.PrefixLoader(own)])
 
 
