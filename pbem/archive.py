@@ -381,7 +381,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
         before = engine.load_state(t.before)
         after = engine.load_state(t.after)
         whole = [engine.resolution_from_json(r) for r in t.resolutions]
-        slots = [engine.redact(r, viewer) for r in whole]
+        slots = engine.redact_all(whole, viewer)
         lines = [presenter.resolution_lines(s, private=viewer.is_gm) for s in slots]
         events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
         orders: list[Orders] = []

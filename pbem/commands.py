@@ -95,8 +95,7 @@ def history_lines(engine: AnyGame, players: Sequence[PlayerRow], turns: Sequence
     for t in turns:
         lines.append(f"Turn {t.turn}" + (f" (corrected {t.correction}x)" if t.correction else "")
                      + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC:")
-        for d in json.loads(t.resolutions):
-            seen = engine.redact(engine.resolution_from_json(d), viewer)
+        for seen in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], viewer):
             mine = seat is not None and getattr(seen, "seat", None) == seat
             lines.append("  " + engine.presenter.resolution_lines(seen, private=mine)[0])
     return lines

@@ -83,7 +83,7 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             game, _, state = m.game_state(spec["name"])
             engine, done, slots = summary.engine, summary.turn, list(summary.slots)
         public = Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in slots],
+        picture = engine.presenter.picture(engine.view(state, public), engine.redact_all(slots, public),
                                            title=f"{spec['name']} — after turn {done}", subtitle="")
         (directory / f"board-turn-{done}.png").write_bytes(picture.png)
         if engine.is_over(state):

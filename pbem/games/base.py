@@ -290,6 +290,18 @@ class Game(ABC, Generic[S, Orders, R]):
     def redact(self, resolution: R, viewer: Viewer) -> R:
         """The resolution as `viewer` may see it: every private detail of another seat removed."""
 
+    def private_to(self, resolution: R) -> int | None:
+        """The seat a resolution is private to as a whole (a note on her own sheet: its lines
+        that lapsed or were rejected), whose very existence is hers to know; None for one that
+        is public, if only in part. Default: None."""
+        return None
+
+    def redact_all(self, resolutions: Sequence[R], viewer: Viewer) -> tuple[R, ...]:
+        """A turn's resolutions as `viewer` may see them: each redacted, and those private to
+        another seat as a whole left out, so that not even their number tells. Every output
+        takes a turn's resolutions through here."""
+        return tuple(self.redact(r, viewer) for r in resolutions if viewer.may_see(self.private_to(r)))
+
     @abstractmethod
     def vary_hidden(self, state: S, resolutions: Sequence[R], seat: int, seed: int) -> tuple[S, tuple[R, ...]]:
         """The same public facts with every value hidden to all but `seat` changed (the tests of

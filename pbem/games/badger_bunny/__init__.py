@@ -144,6 +144,10 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A sheet's notes (lines rejected, lines that lapsed) are its writer's alone."""
+        return resolution.seat if resolution.kind is Kind.SHEET else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)

@@ -113,6 +113,10 @@ class CardRace(Game[State, Orders, Event]):
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A note on the writer's lines (lapsed, rejected or ignored) is hers alone."""
+        return resolution.seat if resolution.kind is Kind.NOTE else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
