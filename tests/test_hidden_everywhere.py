@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -23,12 +24,13 @@ from typing import Any
 
 import pytest
 
-from pbem import commands
-from pbem.archive import GameData, Pictures, Settings, TurnData, load_games, render_site
+from pbem import commands, mailer
+from pbem.archive import GameData, Pictures, Settings, load_games, render_site
 from pbem.config import load_config, write_config
 from pbem.games import AnyGame, find_game, games
 from pbem.games.base import Viewer
 from pbem.games.chance import SeededChance
+from pbem.games.present import Reader
 from pbem.games.sheet import read_sheet
 from pbem.mailer import Mailer
 from pbem.moderator import Moderator, PlayerSpec
@@ -108,9 +110,19 @@ def _play(engine: AnyGame, directory: Path) -> Campaign:
     return Campaign(m, engine, World(game, tuple(players), tuple(turns), state, load_games(m, [GAME])[0]), directory)
 
 
-@pytest.fixture(scope="module", params=[g.info.name for g in games()])
+_PLAYED: dict[str, Campaign] = {}
+
+
+def campaign_of(name: str, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
+    """The game's campaign, played once for the whole module."""
+    if name not in _PLAYED:
+        _PLAYED[name] = _play(find_game(name), tmp_path_factory.mktemp(name))
+    return _PLAYED[name]
+
+
+@pytest.fixture(params=[g.info.name for g in games()])
 def campaign(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Campaign:
-    return _play(find_game(request.param), tmp_path_factory.mktemp(request.param))
+    return campaign_of(request.param, tmp_path_factory)
 
 
 # ---------------------------------------------------------------------------------------------- the variation
@@ -220,7 +232,7 @@ def _reader(w: World, address: str) -> str:
 
 def _parts(raw: bytes) -> list[email.message.EmailMessage]:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    return [p for p in msg.walk() if not p.is_multipart()]  # type: ignore[misc]
+    return [p for p in msg.walk() if not p.is_multipart()]
 
 
 def _payload(raw: bytes, content_type: str) -> bytes:
@@ -349,3 +361,110 @@ def test_the_variation_changes_what_its_owner_and_the_gm_see(campaign: Campaign)
             varied = _reports(campaign, vary(campaign, other, seed))
             assert varied[p.name] != plain[p.name], (p.name, seed)
             assert varied[GM] != plain[GM], (p.name, seed)
+
+
+# ---------------------------------------------------------------------------------------------- planted leaks
+
+
+def _view_as_gm(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """Every reader is shown what only the GM may see, in her view and in the resolutions."""
+    mp.setattr(Viewer, "may_see", lambda self, owner: True)
+
+
+def _read_as_neighbour(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """Each player's mail is built from the next seat's view (her picture and its words too)."""
+    seats = len(c.world.players)
+
+    def reader_of(player: PlayerRow | None) -> Reader:
+        if player is None:
+            return Reader(Viewer.gm(), "GM", ())
+        seat = (player.seat + 1) % seats
+        return Reader(Viewer(seat), player.name, (seat,))
+    mp.setattr(mailer, "reader_of", reader_of)
+
+
+def _nothing_redacted(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """Every reader is given every resolution whole, told as to its owner."""
+    engine = c.engine
+    mp.setattr(type(engine), "redact_all", lambda self, resolutions, viewer: tuple(resolutions))
+    honest = type(engine.presenter).resolution_lines
+    mp.setattr(type(engine.presenter), "resolution_lines",
+               lambda self, resolution, *, private: honest(self, resolution, private=True))
+
+
+def _every_order_line(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """The public reads every accepted line of every sheet."""
+    mp.setattr(type(c.engine), "public_orders", lambda self, state, sheet, seat, resolutions:
+               self.accepted_orders(state, sheet, seat))
+
+
+def _preview_tells_all(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """PREVIEW tells the whole position (every seat's hidden values)."""
+    honest = type(c.engine).preview
+    mp.setattr(type(c.engine), "preview", lambda self, state, orders, seat: (
+        *honest(self, state, orders, seat), json.dumps(self.dump_state(state), sort_keys=True)))
+
+
+def _advisor_tells_all(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """SUGGEST's computer player sees everything, and says what it saw."""
+    _view_as_gm(mp, c)
+    honest = commands.suggested_sheet
+    mp.setattr(commands, "suggested_sheet", lambda game, advisor, state, seat, chance: (
+        honest(game, advisor, state, seat, chance) + "\n# " + repr(game.view(state, Viewer(seat)))))
+
+
+def _mail_carries_its_text(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """Under a leaking view, a mail's attachment names and its calendar carry a digest of its text."""
+    _view_as_gm(mp, c)
+    honest = Mailer._compose
+
+    def compose(self: Mailer, **kwargs: Any) -> bytes:
+        digest = hashlib.sha256(str(kwargs["text"]).encode()).hexdigest()[:12]
+        kwargs["pictures"] = [replace(p, filename=f"{digest}-{p.filename}") for p in kwargs.get("pictures", ())]
+        due = kwargs.get("due")
+        if due is not None and due[2] is not None:
+            kwargs["due"] = (due[0], due[1], due[2] + timedelta(seconds=int(digest, 16) % 3600))
+        return honest(self, **kwargs)
+    mp.setattr(Mailer, "_compose", compose)
+
+
+def _press_carries_the_position(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """A relayed PRESS carries the game's stored position."""
+    honest = Mailer.press
+    mp.setattr(Mailer, "press", lambda self, game, author, reader, text, key: honest(
+        self, game, author, reader, text + "\n" + game.state, key))
+
+
+#: for each output, the leak planted under it
+PLANTS: dict[str, Callable[[pytest.MonkeyPatch, Campaign], None]] = {
+    "report text": _view_as_gm,
+    "report HTML": _view_as_gm,
+    "report picture": _read_as_neighbour,
+    "report alt text": _read_as_neighbour,
+    "report attachment names": _mail_carries_its_text,
+    "report .ics": _mail_carries_its_text,
+    "welcome": _read_as_neighbour,
+    "STATUS": _view_as_gm,
+    "HISTORY": _nothing_redacted,
+    "RESEND": _view_as_gm,
+    "PREVIEW": _preview_tells_all,
+    "SUGGEST": _advisor_tells_all,
+    "press": _press_carries_the_position,
+    "archive pages": _every_order_line,
+    "archive JSON": _every_order_line,
+    "archive feeds": _nothing_redacted,
+}
+
+
+@pytest.mark.parametrize("output", OUTPUTS)
+def test_the_check_catches_a_planted_leak(output: str, tmp_path_factory: pytest.TempPathFactory,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    caught = []
+    for game in games():
+        c = campaign_of(game.info.name, tmp_path_factory)
+        with monkeypatch.context() as mp:
+            PLANTS[output](mp, c)
+            if leaks(replace(c, cache=dict(c.cache), mails={}), OUTPUTS[output]):
+                caught.append(game.info.name)
+    print(output, caught)
+    assert caught, f"{output}: no game's comparison caught the planted leak"
