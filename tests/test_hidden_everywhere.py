@@ -363,6 +363,25 @@ def test_the_variation_changes_what_its_owner_and_the_gm_see(campaign: Campaign)
             assert varied[GM] != plain[GM], (p.name, seed)
 
 
+
+def test_a_turns_reports_draw_the_public_picture_once(campaign: Campaign, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One public picture per turn, whoever reads; a reader's own picture (from her own view)
+    only in a game that sets `private_pictures`, one per player who reads mail."""
+    engine, w = campaign.engine, campaign.world
+    calls: list[str] = []
+    cls = type(engine.presenter)
+    public, own = cls.picture, cls.reader_picture
+    monkeypatch.setattr(cls, "picture", lambda self, *a, **k: calls.append("public") or public(self, *a, **k))
+    monkeypatch.setattr(cls, "reader_picture", lambda self, *a, **k: calls.append("own") or own(self, *a, **k))
+    t = w.turns[0]
+    out = campaign.m.mailer.reports(w.game, engine, w.players, _turn_state(campaign, t.after),
+                                    [engine.resolution_from_json(r) for r in json.loads(t.resolutions)],
+                                    turn=t.turn, resolved=_utc(t.resolved_at), deadline=t.deadline)
+    readers = len([p for p in w.players if p.email])
+    assert len(out) == readers + 1
+    assert calls == ["public"] + ["own"] * (readers if engine.presenter.private_pictures else 0)
+
+
 # ---------------------------------------------------------------------------------------------- planted leaks
 
 
