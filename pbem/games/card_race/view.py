@@ -91,6 +91,9 @@ def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> 
                      bets=swap(state.bets, bet))  # type: ignore[arg-type]
     out = tuple(replace(e, private=tuple(f"{line} [{seed}]" for line in e.private) + (f"varied {seed}",))
                 if e.seat == seat else e for e in events)
-    if events and not any(e.kind is Kind.NOTE and e.seat == seat for e in events):
-        out += (Event(Kind.NOTE, seat, "", private=(f"play lines not used (varied {seed})",)),)  # a note is hers
+    # whether her lines lapsed (or were rejected) at all is hers to know: a note comes or goes
+    if any(e.kind is Kind.NOTE and e.seat == seat for e in events):
+        out = tuple(e for e in out if not (e.kind is Kind.NOTE and e.seat == seat))
+    elif events:
+        out += (Event(Kind.NOTE, seat, "", private=(f"play lines not used (varied {seed})",)),)
     return varied, out
