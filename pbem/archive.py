@@ -2,7 +2,7 @@
 
 The archive knows no game: it reaches each one through the registry and the protocol. While a
 game runs, every page is written from `Viewer.public()` (views and redacted resolutions, the
-orders and chance `Game.archived_orders` and `Game.archived_draws` allow); once the game is over,
+orders `Game.public_orders` and the chance `Game.archived_draws` allow); once the game is over,
 from `Viewer.gm()`, so every hidden value is revealed. Each run renders into memory and rewrites
 only the files whose bytes changed; a board picture is drawn again only when its inputs changed
 (their digest is kept in the folder's manifest, `.pbem-archive.json`).
@@ -380,7 +380,8 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
     for t in game.turns:
         before = engine.load_state(t.before)
         after = engine.load_state(t.after)
-        resolutions = [engine.redact(engine.resolution_from_json(r), viewer) for r in t.resolutions]
+        whole = [engine.resolution_from_json(r) for r in t.resolutions]
+        resolutions = engine.redact_all(whole, viewer)
         lines = [presenter.resolution_lines(r, private=viewer.is_gm) for r in resolutions]
         events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
         orders: list[Orders] = []
@@ -391,7 +392,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
             elif text is None:
                 orders.append(Orders(name, "none", ()))
             else:
-                shown = engine.archived_orders(before, read_sheet(text), seat, viewer)
+                shown = engine.orders_seen(before, read_sheet(text), seat, whole, viewer, over=over)
                 orders.append(Orders(name, "held", ()) if shown is None else Orders(name, "sent", shown))
         draws = engine.archived_draws([_draw(t.turn, x) for x in t.draws], viewer)
         after_view = engine.view(after, viewer)

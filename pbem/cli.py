@@ -425,7 +425,8 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
     now = engine.turn(state)
     if now > 1:
         _, _, record = m.turn_record(name, now - 1)
-        resolutions = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
+        resolutions = list(engine.redact_all([engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
+                                             public))
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
     if not output.parent.is_dir():
@@ -461,8 +462,7 @@ def history(name: str, config_path: Path | None) -> None:
                 click.echo(f"  GM ({e.created_at:%Y-%m-%d %H:%M}): {e.text.splitlines()[0]}")
         click.echo(f"Turn {t.turn}" + (f" (correction {t.correction})" if t.correction else "")
                    + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
-        for d in json.loads(t.resolutions):
-            resolution = engine.redact(engine.resolution_from_json(d), public)
+        for resolution in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], public):
             click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
     for e in events:
         if e.turn >= game.turn and e.kind != "press":

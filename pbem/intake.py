@@ -27,9 +27,9 @@ from pbem import commands
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
-from pbem.games.base import Parsed, Viewer
+from pbem.games.base import Parsed
 from pbem.games.chance import game_chance
-from pbem.games.sheet import Accepted, Echo, Rejected, Sheet, merge, read_sheet
+from pbem.games.sheet import Echo, Sheet, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
@@ -438,15 +438,7 @@ def preview(m: Deps, session: Session, it: Intake) -> None:
     if "PREVIEW" not in it.sheet.commands:
         return
     assert it.game is not None and it.player is not None and it.parsed is not None
-    engine = m.engine(it.game)
-    lines = [f"  line {e.line}: {e.canonical}" for e in it.echo if isinstance(e, Accepted)]
-    lines += [f"  line {e.line}, column {e.column}: {e.reason}" for e in it.echo if isinstance(e, Rejected)]
-    told = engine.preview(it.state, it.parsed.orders, it.player.seat)
-    warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
-    body = ["YOUR SHEET", *lines, "", "WHAT IT WOULD DO", *(told or ("This game gives no step-by-step preview.",))]
-    if warnings:
-        body += ["", "WARNINGS", *(f"  {w}" for w in warnings)]
-    body += ["", "Nothing was stored: send the sheet without PREVIEW to make it your orders."]
+    body = commands.preview_lines(m.engine(it.game), it.state, it.parsed.orders, it.echo, it.player.seat)
     _answer(m, session, it, "PREVIEW", f"this is what your sheet would do in turn {it.game.turn} if the other "
             "players did not move:", body)
     raise Stop(MessageStatus.ANSWERED, "PREVIEW was answered; nothing was stored")
@@ -468,7 +460,7 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
         raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
                    fix="Nothing to send this turn: your next report says when you move again.", reply=True)
     chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
-    text = advisor.write(game.view(state, Viewer(it.player.seat)), chance)
+    text = commands.suggested_sheet(game, advisor, state, it.player.seat, chance)
     it.alerts.append(m.mailer.suggestion(it.game, it.player, text, message=it.row.id or 0))
     raise Stop(MessageStatus.ANSWERED, "the strong computer player's sheet was sent to the player")
 

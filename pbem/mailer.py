@@ -216,7 +216,7 @@ class Mailer(Generic[Tx]):
         (a key) makes them mails of their own, sent again on request; `only` keeps one seat's."""
         title = f"{game.name} — after turn {turn}"
         public = engine.view(after, Viewer.public())
-        drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
+        drawn = engine.presenter.picture(public, engine.redact_all(resolutions, Viewer.public()),
                                          title=title, subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
         computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
@@ -228,7 +228,7 @@ class Mailer(Generic[Tx]):
                 continue
             reader = reader_of(player)
             view = engine.view(after, reader.viewer)
-            seen = [engine.redact(r, reader.viewer) for r in resolutions]
+            seen = engine.redact_all(resolutions, reader.viewer)
             letter = engine.presenter.report(view, seen, reader)
             shown, alt = picture, drawn.alt
             if player is not None and engine.presenter.private_pictures:  # a player's own picture, from her view

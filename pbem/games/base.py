@@ -367,19 +367,46 @@ class Game(ABC, Generic[S, Orders, R, V]):
         everyone sees everything."""
         return resolution
 
+    def private_to(self, resolution: R) -> int | None:
+        """The seat a resolution is private to as a whole (a note on her own sheet: its lines
+        that lapsed or were rejected), whose very existence is hers to know; None for one that
+        is public, if only in part. Default: None."""
+        return None
+
+    def redact_all(self, resolutions: Sequence[R], viewer: Viewer) -> tuple[R, ...]:
+        """A turn's resolutions as `viewer` may see them: each redacted, and those private to
+        another seat as a whole left out, so that not even their number tells. Every output
+        takes a turn's resolutions through here."""
+        return tuple(self.redact(r, viewer) for r in resolutions if viewer.may_see(self.private_to(r)))
+
     def vary_hidden(self, state: S, resolutions: Sequence[R], seat: int, seed: int) -> tuple[S, tuple[R, ...]]:
         """The same public facts with every value hidden to all but `seat` changed (the tests of
         hidden information render every other reader's mail from both and compare). A game of
         imperfect information must define it; in a game of perfect information nothing is hidden."""
         return state, tuple(resolutions)
 
-    # the public archive ------------------------------------------------------------------
-    def archived_orders(self, state: S, sheet: Sheet, seat: int, viewer: Viewer) -> tuple[str, ...] | None:
-        """The lines of the sheet seat `seat` sent for `state`'s turn that `viewer` may read once
-        the turn is resolved (None: held back from this reader). By default every reader sees
-        the accepted lines in their canonical form; the header lines and anything rejected are
-        left out. A game whose orders hold a secret (a bet, a choice made face down) holds them
-        back from `Viewer.public()` while the game runs."""
+    # order text, as each reader may read it ---------------------------------------------
+    @abstractmethod
+    def public_orders(self, state: S, sheet: Sheet, seat: int, resolutions: Sequence[R]) -> tuple[str, ...] | None:
+        """What of the sheet seat `seat` sent for `state`'s turn a reader other than its writer
+        and the GM may read while the game runs, once the turn is resolved with `resolutions`
+        (None: nothing, held back until the game is over). Every game says it, so none can
+        forget: the answer must depend on nothing hidden from such a reader — no line the turn
+        did not use, no condition on the writer's own hidden holding (which a line's alternative
+        taken, or passed over as illegal, gives away)."""
+
+    def orders_seen(self, state: S, sheet: Sheet, seat: int, resolutions: Sequence[R], viewer: Viewer,
+                    *, over: bool = False) -> tuple[str, ...] | None:
+        """The lines of seat `seat`'s sheet that `viewer` may read: the GM and the writer every
+        accepted line (in canonical form, no header line, nothing rejected), and so may everyone
+        once the game is over (every hidden value is revealed then); anyone else what
+        `public_orders` allows."""
+        if over or viewer.may_see(seat):
+            return self.accepted_orders(state, sheet, seat)
+        return self.public_orders(state, sheet, seat, resolutions)
+
+    def accepted_orders(self, state: S, sheet: Sheet, seat: int) -> tuple[str, ...]:
+        """The sheet's accepted lines in their canonical form."""
         return tuple(e.canonical for e in self.parse(state, sheet, seat).echo if isinstance(e, Accepted))
 
     def archived_draws(self, draws: Sequence[Draw], viewer: Viewer) -> tuple[Draw, ...]:

@@ -11,7 +11,7 @@ from pbem.errors import PbemError
 from pbem.games.badger_bunny import engine
 from pbem.games.badger_bunny import view as views
 from pbem.games.badger_bunny.cards import Deck
-from pbem.games.badger_bunny.events import Event
+from pbem.games.badger_bunny.events import Event, Kind
 from pbem.games.badger_bunny.orders import KEYWORDS, BadgerOrders, parse_lines
 from pbem.games.badger_bunny.present import BadgerPresenter
 from pbem.games.badger_bunny.state import State
@@ -136,9 +136,23 @@ class BadgerBunny(Game[State, BadgerOrders, Event, views.View]):
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A sheet's notes (lines rejected, lines that lapsed) are its writer's alone."""
+        return resolution.seat if resolution.kind is Kind.SHEET else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
+
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Event]) -> tuple[str, ...]:
+        """The sheet as the moves it made: `PLAY <cards>` or `PASS` for each of the seat's turns,
+        in order. Never a line that was not used (it names cards still in her hand), and never a
+        used line as written: an `I HOLD` condition, or an earlier alternative passed over as
+        illegal, gives her hand away; and which passes used a line at all (a forced pass uses
+        none) is hers alone (the rules: a sheet and how it was evaluated are hidden; every
+        set played and every pass is public)."""
+        return tuple("PASS" if e.kind is Kind.PASS else "PLAY " + " ".join(e.cards) for e in resolutions
+                     if e.seat == seat and e.kind in (Kind.PLAY, Kind.PASS))
 
     @cached_property
     def presenter(self) -> BadgerPresenter:

@@ -25,10 +25,10 @@ from pbem.games.base import (
 from pbem.games.card_race import engine
 from pbem.games.card_race import view as views
 from pbem.games.card_race.cards import CHAMPIONSHIP, SINGLE
-from pbem.games.card_race.orders import KEYWORDS, Orders
+from pbem.games.card_race.orders import KEYWORDS, Orders, played_line
 from pbem.games.card_race.parse import parse_lines
 from pbem.games.card_race.present import CardRacePresenter
-from pbem.games.card_race.resolution import Event
+from pbem.games.card_race.resolution import Event, Kind
 from pbem.games.card_race.state import State
 from pbem.games.chance import Chance
 from pbem.games.codec import CaseCodec
@@ -105,9 +105,22 @@ class CardRace(Game[State, Orders, Event, views.View]):
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A note on the writer's lines (lapsed, rejected or ignored) is hers alone."""
+        return resolution.seat if resolution.kind is Kind.NOTE else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
+
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Event]) -> tuple[str, ...]:
+        """The sheet as the plays it made: `PLAY <n> <animal>` for each of the seat's card turns,
+        in order. Never the bet, never a line that was not played, and never a played line as
+        written: its conditions read the writer's hand, and which alternative was taken (an
+        earlier one passed over as false or illegal) gives her hand away (RULES-CARD-RACE.md: a
+        sheet and how it was evaluated are hidden; every card played is public)."""
+        return tuple(played_line(e.played) for e in resolutions
+                     if e.kind is Kind.CARD_TURN and e.seat == seat and e.played)
 
     def bot(self, level: str) -> Bot[views.View] | None:
         """`baseline` (the default play) or `strong` (plays for its own bets)."""

@@ -224,6 +224,14 @@ class HareTortoise(Game[State, OrderSheet, Slot, views.View]):
     def vary_hidden(self, state: State, resolutions: Sequence[Slot], seat: int, seed: int) -> tuple[State, tuple[Slot, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Slot]) -> None:
+        """Nothing while the game runs: every order text is held back until the game is over.
+        Carrots (and, in the card rulesets, what the hare cards did to them) are hidden, and
+        almost any line tells of them beside the move it made: a condition on `CARROTS`, and no
+        less an alternative passed over because its move cost more carrots than the runner held
+        (`MOVE: TO 40 ELSE NEXT CARROT`). The move each slot made is public in the narration."""
+        return None
+
     def bot(self, level: str) -> Bot[views.View] | None:
         """Sam (level "sam", RULESETS.md's computer player), or a computer player of
         pbem/games/hare_tortoise/bots.py (baseline, strong)."""

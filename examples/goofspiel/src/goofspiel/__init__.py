@@ -87,10 +87,10 @@ class Goofspiel(Game[State, Bids, Event, views.View]):
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
-    def archived_orders(self, state: State, sheet: Sheet, seat: int, viewer: Viewer) -> tuple[str, ...] | None:
-        """A sheet's lines are its writer's alone, even in the archive: the bid they gave is public
-        through the turn's resolutions."""
-        return super().archived_orders(state, sheet, seat, viewer) if viewer.may_see(seat) else None
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Event]) -> None:
+        """Nothing while the game runs: a sheet's conditions read the writer's own hand, and the
+        bid each seat gave is public through the turn's resolutions."""
+        return None
 
     @cached_property
     def presenter(self) -> GoofspielPresenter:
