@@ -29,7 +29,7 @@ from pbem.archive import GameData, Pictures, Settings, load_games, render_site
 from pbem.config import load_config, write_config
 from pbem.games import AnyGame, find_game, games
 from pbem.games.base import Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.present import Reader
 from pbem.games.sheet import read_sheet
 from pbem.mailer import Mailer
@@ -83,7 +83,7 @@ def _mail(address: str, secret: str, turn: int, text: str, n: int) -> bytes:
 def _bot_sheet(engine: AnyGame, state: Any, seat: int, key: str) -> str:
     bot = engine.bot(engine.info.bot_levels[0])
     assert bot is not None
-    return bot.write(engine.view(state, Viewer(seat)), SeededChance(key, engine.turn(state)))
+    return bot.write(engine.view(state, Viewer(seat)), LegacyChance(key, engine.turn(state)))
 
 
 def _play(engine: AnyGame, directory: Path) -> Campaign:
@@ -293,7 +293,7 @@ def suggest(c: Campaign, w: World) -> dict[str, bytes]:
     for p in w.players:
         advisor = c.engine.bot("strong") or c.engine.bot(c.engine.info.bot_levels[0])
         if advisor is not None and p.seat in c.engine.may_send(w.state):
-            text = commands.suggested_sheet(c.engine, advisor, w.state, p.seat, SeededChance("suggest", w.game.turn))
+            text = commands.suggested_sheet(c.engine, advisor, w.state, p.seat, LegacyChance("suggest", w.game.turn))
             out[p.name] = c.m.mailer.suggestion(w.game, p, text, message=1).raw
     return out
 

@@ -42,6 +42,9 @@ class ReportContext:
     discarded: str
     over: bool
     result: str
+    #: the GM's alone ("" and () for everyone else): the face-down prizes top first, every sheet's line
+    deck: str = ""
+    sheets: tuple[str, ...] = ()
 
 
 def cards(values: Sequence[int]) -> str:
@@ -87,7 +90,10 @@ class GoofspielPresenter(Presenter[View, Event]):
                         for k, s in enumerate(view.seats)),
             mine=_mine(own), passed=own.passed if own is not None else (),
             next_prize=view.prize, prizes_left=cards(view.prizes_left), discarded=cards(view.discarded),
-            over=view.over, result=_result(view))
+            over=view.over, result=_result(view),
+            deck=cards(view.deck) if reader.viewer.is_gm and view.deck else "",
+            sheets=tuple(f"{view.seats[k].name}: {e.line}" for k, e in sorted(bids.items())
+                         if reader.viewer.is_gm and e.line))
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx))
 
     def order_lines(self, view: View, reader: Reader) -> list[str]:
