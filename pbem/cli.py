@@ -208,7 +208,7 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @main.command("new-game")
 @click.argument("name")
 @click.option("--game", "game_name", default="hare-tortoise", show_default=True,
-              help="Which game (`pbem games --list` names them).")
+              help="Which game pbem plays (an unknown name is answered with the list of them).")
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
