@@ -361,3 +361,157 @@ def test_every_command_pbem_tells_someone_to_run_exists(where: str, command: str
         words = command.split()
     result = CliRunner().invoke(main, [*words[1:], "--help"])
     assert result.exit_code == 0, f"{where}: `{command}` does not run: {result.output}"
+
+
+# 11 and 12. the archive: any legal name, memory bounded by a turn, whole pages ------------------------
+
+SITE_NAMES = ["feed.atom", "index.html", "style.css", "Race", "RACE", "game.json"]
+
+
+def test_any_legal_game_name_has_a_folder_of_its_own(gm: Path) -> None:
+    for n, name in enumerate(SITE_NAMES):
+        ok(run("new-game", name, "--seed", "3", "--deadline", "7d", "--player", f"Ann=a{n}@example.org",
+               "--player", f"Bob=b{n}@example.org"))
+        ok(run("resolve-turn", name, "--force"))
+    ok(run("resolve-turn", "race", "--force"))
+    out = gm / "site"
+    result = ok(run("archive", str(out)))
+    assert "Traceback" not in result.output
+    index = (out / "index.html").read_text()
+    assert "Game archive" in index and (out / "feed.atom").read_text().count("<title>Game archive</title>") == 1
+    assert (out / "style.css").read_bytes() == (REPO / "templates" / "archive" / "style.css").read_bytes()
+    folders = [p.name for p in out.iterdir() if p.is_dir()]
+    assert len(folders) == len(SITE_NAMES) + 1
+    assert len({f.casefold() for f in folders}) == len(folders)  # apart where the file system ignores case
+    for name in [*SITE_NAMES, "race"]:
+        href = re.search(rf'href="([^"]+/index\.html)">{re.escape(name)}<', index)
+        assert href is not None, name
+        page = (out / href.group(1)).read_text()
+        assert f"<h1>{name}" in page or f">{name}<" in page
+        assert (out / href.group(1)).parent.joinpath("turn-1.html").is_file()
+    again = ok(run("archive", str(out))).output
+    assert " 0 written" in again
+
+
+def long_game(root: Path, turns: int) -> None:
+    """The game `long` of `turns` resolved turns (no mail drawn: the archive reads none)."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.moderator import PlayerSpec
+
+    moment = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    m = Moderator(load_config(root / "pbem.toml"), now=lambda: moment[0])
+    m.new_game("long", game="hare-tortoise", rules=None, seed=5, deadline="7d",
+               players=[PlayerSpec("Ann", "ann@long.example", "AAA-111"), PlayerSpec("Bob", "bob@long.example", "BBB-222")])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Moderator, "render_turn", lambda *_: [])
+        for _ in range(turns):
+            moment[0] += timedelta(hours=1)
+            m.resolve("long", force=True)
+
+
+def whole(path: Path) -> bool:
+    """Whether a file of the site is whole: it ends as its kind of file ends."""
+    data = path.read_bytes()
+    if path.suffix == ".json":
+        import json
+
+        try:
+            json.loads(data)
+        except ValueError:
+            return False
+        return True
+    ends = {".html": b"</html>\n", ".atom": b"</feed>\n", ".svg": b"</svg>", ".css": b"}\n"}
+    return data.rstrip().endswith(ends[path.suffix].rstrip()) if path.suffix in ends else True
+
+
+@pytest.fixture
+def long_site(gm: Path) -> Path:
+    long_game(gm, 55)
+    return gm
+
+
+def test_each_games_feed_keeps_the_latest_fifty_turns(long_site: Path) -> None:
+    out = long_site / "site"
+    ok(run("archive", str(out)))
+    feed = (out / "long" / "feed.atom").read_text()
+    assert feed.count("<entry>") == 50 and "turn 55 resolved" in feed and "turn 5 resolved" not in feed
+    assert (out / "feed.atom").read_text().count("<entry>") == 50
+    import json
+
+    data = json.loads((out / "long" / "game.json").read_text())
+    assert [t["turn"] for t in data["turns"]] == list(range(1, 56))
+    assert len(list((out / "long").glob("turn-*.html"))) == 55
+
+
+def test_a_kill_at_any_moment_leaves_every_page_whole(long_site: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = long_site / "site"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "pbem", "archive", str(out), "--config", str(long_site / "pbem.toml")]
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    reference = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    start = time.monotonic()  # how long a run takes that rewrites every turn page (the boards are drawn)
+    subprocess.run([*command, "--hold-orders", "long"], env=env, check=True, capture_output=True)
+    full = time.monotonic() - start
+    kills = 0
+    for n, fraction in enumerate((0.35, 0.5, 0.65, 0.8, 0.9)):
+        hold = ["--hold-orders", "long"] if n % 2 else []  # every turn page changes: a run writes them all
+        with subprocess.Popen([*command, *hold], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+            time.sleep(full * fraction)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+            proc.wait()
+        broken = [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".tmp-") and not whole(p)]
+        assert broken == [], f"killed at {fraction:.0%}: {broken[:3]}"
+    assert kills >= 3
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    assert list(out.rglob(".tmp-*")) == []  # the leftovers of the killed runs are gone
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == reference
+
+
+_WATCH: list[list[str]] = []
+
+
+def _writes(event: str, args: tuple[object, ...]) -> None:
+    if _WATCH and event == "open":
+        import os
+
+        path, mode, flags = args
+        by_mode = isinstance(mode, str) and any(c in mode for c in "wax+")
+        by_flags = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR))
+        if by_mode or by_flags:
+            _WATCH[-1].append(str(path))
+
+
+def test_no_page_is_ever_written_under_its_own_name(long_site: Path) -> None:
+    """What makes a kill harmless at any moment, not only at the moments the test above tries: every
+    file of the site is written under a temporary name and renamed into place whole."""
+    import sys
+
+    from pbem.archive import build_archive
+
+    if _writes not in getattr(sys, "_pbem_hooks", []):
+        sys.addaudithook(_writes)
+        sys._pbem_hooks = [_writes]  # type: ignore[attr-defined]
+    out = long_site / "site"
+    m = moderator(long_site)
+    for settings_run in range(2):  # a first build, and one that rewrites what changed
+        _WATCH.append([])
+        try:
+            if settings_run:
+                from pbem.archive import Settings
+
+                build_archive(m, out, settings=Settings(hold_orders=frozenset({"long"})))
+            else:
+                build_archive(m, out)
+        finally:
+            opened = _WATCH.pop()
+        mine = [p for p in opened if Path(p).resolve().is_relative_to(out.resolve())]
+        assert mine and all(Path(p).name.startswith(".tmp-") for p in mine), [p for p in mine if ".tmp-" not in p][:3]
