@@ -456,21 +456,27 @@ def test_a_kill_at_any_moment_leaves_every_page_whole(long_site: Path) -> None:
     command = [sys.executable, "-m", "pbem", "archive", str(out), "--config", str(long_site / "pbem.toml")]
     subprocess.run(command, env=env, check=True, capture_output=True)
     reference = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    start = time.monotonic()  # how long a run takes that rewrites every turn page (the boards are drawn)
-    subprocess.run([*command, "--hold-orders", "long"], env=env, check=True, capture_output=True)
-    full = time.monotonic() - start
+    pages = sorted((out / "long").glob("turn-*.html"))
     kills = 0
-    for n, fraction in enumerate((0.35, 0.5, 0.65, 0.8, 0.9)):
-        hold = ["--hold-orders", "long"] if n % 2 else []  # every turn page changes: a run writes them all
+    # each run rewrites every turn page (orders held back, or shown again); it is killed once it
+    # has replaced this many of them, from its first file to its last
+    for n, after in enumerate((0, 1, 15, 30, 45, 54)):
+        hold = ["--hold-orders", "long"] if n % 2 == 0 else []
+        # the site whole in the other state first, so that this run has every turn page to replace
+        subprocess.run([*command, *(["--hold-orders", "long"] if not hold else [])], env=env, check=True,
+                       capture_output=True)
+        before = {p: p.stat().st_mtime_ns for p in pages}
         with subprocess.Popen([*command, *hold], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
-            time.sleep(full * fraction)
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGKILL)
-                kills += 1
+            while proc.poll() is None:
+                if sum(p.stat().st_mtime_ns != before[p] for p in pages) >= after:
+                    proc.send_signal(signal.SIGKILL)
+                    kills += 1
+                    break
+                time.sleep(0.002)
             proc.wait()
         broken = [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".tmp-") and not whole(p)]
-        assert broken == [], f"killed at {fraction:.0%}: {broken[:3]}"
-    assert kills >= 3
+        assert broken == [], f"killed after {after} pages: {broken[:3]}"
+    assert kills >= 5
     for place in (out, out / "long"):  # what a kill between writing a file and renaming it leaves
         (place / ".tmp-abc123.html").write_text("<!doctype html><p>half a pa")
     subprocess.run(command, env=env, check=True, capture_output=True)
