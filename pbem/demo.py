@@ -74,16 +74,16 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             done = game.turn - 1
             record = m.turn_record(spec["name"], done)[2]
             engine = m.engine(game)
-            slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+            resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
             echo(f"Turn {done} resolved on receipt")
         else:
             clock.moment = latest + timedelta(hours=2)
             summary = m.resolve(spec["name"])
             echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
             game, _, state = m.game_state(spec["name"])
-            engine, done, slots = summary.engine, summary.turn, list(summary.slots)
+            engine, done, resolutions = summary.engine, summary.turn, list(summary.resolutions)
         public = Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in slots],
+        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in resolutions],
                                            title=f"{spec['name']} — after turn {done}", subtitle="")
         (directory / f"board-turn-{done}.png").write_bytes(picture.png)
         if engine.is_over(state):

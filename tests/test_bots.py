@@ -138,7 +138,7 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
                b"Content-Type: text/plain\n\nGAME race\nSECRET BBB-222\nMOVE: NEXT\n")
     assert m.ingest(raw_bob, "b").status == "refused"
     summary = m.resolve("race", force=True)
-    bob_slots = [s for s in summary.slots if s.name == "Bob"]
+    bob_slots = [s for s in summary.resolutions if s.name == "Bob"]
     assert bob_slots and all(s.order.startswith("MOVE") for s in bob_slots)
     game, players, turns = m.history("race")
     assert [t.turn for t in turns] == [1, 2] and json.loads(turns[1].sheets)["Bob"]
