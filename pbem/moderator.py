@@ -15,6 +15,7 @@ from sqlmodel import Session
 from pbem import bots, clock, commands, turns
 from pbem.config import Config
 from pbem.errors import PbemError
+from pbem.faults import checkpoint
 from pbem.games import AnyGame, find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import SeededChance
@@ -666,6 +667,7 @@ class Moderator:
         worker = f"outbox:{os.getpid()}"
         done = 0
         while claimed := self.store.claim_mails(worker, self.now(), DELIVER_BATCH, 600):
+            checkpoint("after-claim")
             names = [eml_name(mail.id or 0, mail.kind, mail.recipient) for mail in claimed]
             try:
                 bodies = self.store.mail_bodies([mail.id or 0 for mail in claimed])
