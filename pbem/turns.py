@@ -29,6 +29,8 @@ ATTEMPTS = 3
 
 @dataclass(frozen=True)
 class TurnSummary:
+    """What a resolution did (or, in a preview, would do), for whoever asked for it."""
+
     game: str
     turn: int
     resolved_at: datetime

@@ -100,9 +100,12 @@ def _finish(p: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
-def _wait_for(path: Path, process: subprocess.Popen[str]) -> None:
+def _wait_for(path: Path, process: subprocess.Popen[str], *, may_end: bool = False) -> None:
+    """Until `process` reaches the pause point `path` (or, if it `may_end` before, ends)."""
     give_up = time.monotonic() + 120
     while not path.exists():
+        if may_end and process.poll() is not None:
+            return
         assert process.poll() is None, f"{process.args} ended before {path.name}: {_finish(process)}"
         assert time.monotonic() < give_up, f"{path.name} was never reached"
         time.sleep(0.01)
@@ -176,6 +179,13 @@ def check_promises(url: str, sent: Sequence[str]) -> Outcome:
 SENT = [FIRST[2], BOBS[2], LATER[2]]
 
 
+def holds_lock(url: str, point: str) -> bool:
+    """Whether a resolution held at `point` keeps intake from storing a sheet: on PostgreSQL from
+    `lock_game` on, on SQLite from its first write on; after its commit, neither."""
+    return point in ("after-first-write", "before-resolve-commit") or (url.startswith("postgres") and
+                                                                        point == "after-gather")
+
+
 @pytest.mark.parametrize("point", RESOLUTION_POINTS)
 @pytest.mark.parametrize("resolver", RESOLVERS)
 def test_a_sheet_taken_in_while_the_turn_is_resolved_is_resolved_or_told_it_missed(
@@ -185,14 +195,19 @@ def test_a_sheet_taken_in_while_the_turn_is_resolved_is_resolved_or_told_it_miss
     pause.mkdir()
     resolving = place.start(*RESOLVERS[resolver], PBEM_PAUSE_AT=point, PBEM_PAUSE_DIR=str(pause))
     _wait_for(pause / f"{point}.reached", resolving)
-    ingesting = place.start("ingest", str(later))
-    try:  # on SQLite before the first write the mail goes in at once; else it waits for the lock
-        ingesting.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        pass
+    # the mail is read and acknowledged (in memory) while the resolution is held at `point`
+    ingesting = place.start("ingest", str(later), PBEM_PAUSE_AT="before-store-sheet", PBEM_PAUSE_DIR=str(pause))
+    # (after the resolution's commit, it is refused before that: its turn is resolved)
+    _wait_for(pause / "before-store-sheet.reached", ingesting, may_end=True)
+    (pause / "before-store-sheet.go").touch()
+    ingested = None
+    if holds_lock(place.url, point):
+        time.sleep(0.5)  # it waits for the resolution's lock now: it cannot store anything before that commits
+    else:
+        ingested = _finish(ingesting)  # nothing held: the sheet is stored (or refused) while the resolution waits
     (pause / f"{point}.go").touch()
     _ok(_finish(resolving))
-    _ok(_finish(ingesting))
+    _ok(ingested or _finish(ingesting))
     outcome = check_promises(place.url, SENT)
     assert 1 in outcome.resolved
     # acknowledged (and then resolved with it), or refused as having missed the turn
