@@ -195,16 +195,18 @@ def test_a_sheet_taken_in_while_the_turn_is_resolved_is_resolved_or_told_it_miss
     pause.mkdir()
     resolving = place.start(*RESOLVERS[resolver], PBEM_PAUSE_AT=point, PBEM_PAUSE_DIR=str(pause))
     _wait_for(pause / f"{point}.reached", resolving)
-    # the mail is read and acknowledged (in memory) while the resolution is held at `point`
-    ingesting = place.start("ingest", str(later), PBEM_PAUSE_AT="before-store-sheet", PBEM_PAUSE_DIR=str(pause))
-    # (after the resolution's commit, it is refused before that: its turn is resolved)
-    _wait_for(pause / "before-store-sheet.reached", ingesting, may_end=True)
-    (pause / "before-store-sheet.go").touch()
     ingested = None
     if holds_lock(place.url, point):
-        time.sleep(0.5)  # it waits for the resolution's lock now: it cannot store anything before that commits
-    else:
-        ingested = _finish(ingesting)  # nothing held: the sheet is stored (or refused) while the resolution waits
+        # it waits for the resolution's lock (on SQLite to store the mail at all, on PostgreSQL to
+        # store the sheet): nothing it does can commit before the resolution does
+        ingesting = place.start("ingest", str(later))
+        time.sleep(1.0)
+    else:  # nothing held: the mail is read, acknowledged and stored (or refused) while the resolution waits
+        ingesting = place.start("ingest", str(later), PBEM_PAUSE_AT="before-store-sheet", PBEM_PAUSE_DIR=str(pause))
+        # (after the resolution's commit, it is refused before that point: its turn is resolved)
+        _wait_for(pause / "before-store-sheet.reached", ingesting, may_end=True)
+        (pause / "before-store-sheet.go").touch()
+        ingested = _finish(ingesting)
     (pause / f"{point}.go").touch()
     _ok(_finish(resolving))
     _ok(ingested or _finish(ingesting))
