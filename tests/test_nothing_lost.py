@@ -106,7 +106,7 @@ def _wait_for(path: Path, process: subprocess.Popen[str], *, may_end: bool = Fal
     while not path.exists():
         if may_end and process.poll() is not None:
             return
-        assert process.poll() is None, f"{process.args} ended before {path.name}: {_finish(process)}"
+        assert process.poll() is None, f"{process.args!r} ended before {path.name}: {_finish(process)}"
         assert time.monotonic() < give_up, f"{path.name} was never reached"
         time.sleep(0.01)
 
@@ -121,7 +121,7 @@ def _text(raw: bytes) -> tuple[str, str]:
     assert isinstance(msg, EmailMessage)
     part = msg.get_body(("plain",))
     assert part is not None
-    return str(msg["In-Reply-To"] or "").strip().strip("<>"), str(part.get_content())  # type: ignore[attr-defined]
+    return str(msg["In-Reply-To"] or "").strip().strip("<>"), str(part.get_content())
 
 
 @dataclass(frozen=True)
