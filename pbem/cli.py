@@ -361,7 +361,8 @@ def status(name: str, config_path: Path | None) -> None:
 def _pending_warning(count: int) -> str:
     mails = "1 mail" if count == 1 else f"{count} mails"
     return (f"Warning: {mails} stored but not yet taken in (a run was interrupted, or another worker is "
-            "taking them in); they may hold orders for this turn. `pbem run --once` finishes them first.")
+            "taking them in); they may hold orders for this turn. `pbem run --once` or `pbem resolve-turn` "
+            "finishes them first.")
 
 
 @main.command("resolve-turn")
@@ -380,10 +381,15 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
     from pbem.games.base import Viewer
 
     m = _moderator(config_path)
-    with m.store.session() as session:
-        pending = m.store.pending_messages(session)
-    if pending:
-        click.echo(_pending_warning(pending), err=True)
+    if preview:  # a preview keeps nothing: mail still to be taken in is only counted
+        with m.store.session() as session:
+            pending = m.store.pending_messages(session)
+        if pending:
+            click.echo(_pending_warning(pending), err=True)
+    else:  # every mail stored raw is taken in before the turn is resolved
+        for result in m.finish_pending():
+            click.echo(f"Took in mail {result.message}, stored before but not taken in: {result.status}"
+                       + (f" {result.player} in {result.game}" if result.player else "") + f" — {result.reason}")
     summary = m.resolve(name, preview=preview, force=force, turn=turn)
     presenter = summary.engine.presenter
     head = "Preview of" if preview else "Resolved"

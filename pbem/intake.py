@@ -49,9 +49,6 @@ from pbem.store import (
 )
 from pbem.tokens import Proof, identify, new_secret
 
-#: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
-#: the pipeline right after storing it, in well under a second)
-STALE_AFTER = timedelta(minutes=2)
 #: wrong secrets for one player within a day before the GM is told
 WRONG_SECRETS_ALERT = 3
 #: reports one mail may ask to have sent again (RESEND lines beyond are passed over)
@@ -593,6 +590,7 @@ def store_sheet(m: Deps, session: Session, it: Intake) -> None:
     """The one write: the game's turn is claimed (still open?), the sheet stored in arrival
     order, the acknowledgement queued. A sheet that missed the turn is answered as such."""
     assert it.game is not None and it.player is not None and it.game.id and it.player.id and it.row.id
+    checkpoint("before-store-sheet")
     if not m.store.claim_turn(session, it.game.id, it.game.turn):  # it matched no row: nothing written
         raise Stop(MessageStatus.REFUSED,
                    f"turn {it.game.turn} of {it.game.name} was resolved while these orders were on their way",
@@ -774,7 +772,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
     """Run the steps after store-raw on a stored message; record the outcome on its row."""
     steps = COMPUTER_PIPELINE if row.source in (COMPUTER_SOURCE, GM_SOURCE) else PIPELINE
     it = Intake(row=row)
-    row_id = row.id
+    row_id, was = row.id, row.status
     step_name = steps[0][0]
     try:
         with m.store.session() as session, session.no_autoflush:
@@ -793,13 +791,19 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
                 if stop.reply and it.sender:
                     refuse(m, session, it, stop)
             row.traceback = ""
-            m.store.save_message(session, row)
+            if not m.store.save_message(session, row, was):
+                raise _FinishedElsewhere
         checkpoint("after-intake")
+    except _FinishedElsewhere:  # another run took it in first: its effects stand, this run's are rolled back
+        return _finished_elsewhere(m, row_id, deliver=deliver)
     except Exception:  # noqa: BLE001 - a crash in any step quarantines the message, the run goes on
         tb = traceback.format_exc()
         with m.store.session() as session:
             fresh = session.get(MessageRow, row_id)
             assert fresh is not None
+            if fresh.status != was:  # another run took it in meanwhile: that outcome stands
+                session.expunge(fresh)
+                return _finished_elsewhere(m, row_id, deliver=deliver)
             fresh.status, fresh.step, fresh.traceback = MessageStatus.QUARANTINED, step_name, tb
             fresh.reason = tb.strip().splitlines()[-1][:500]
             fresh.sender = fresh.sender or it.sender
@@ -810,6 +814,16 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
     game = it.game.name if it.game and row.status != MessageStatus.QUARANTINED else None
     player = it.player.name if it.player and row.status != MessageStatus.QUARANTINED else None
     return IntakeResult(row_id, row.status, row.reason, row.step, game, player)
+
+
+class _FinishedElsewhere(Exception):
+    """The message was taken in by another run while this one read it."""
+
+
+def _finished_elsewhere(m: Deps, row_id: int | None, *, deliver: bool) -> IntakeResult:
+    if deliver:
+        m.deliver()
+    return IntakeResult(row_id, "duplicate", "taken in by another run at the same time", "store-raw")
 
 
 def _accepted(replaced: str) -> str:
@@ -824,23 +838,26 @@ def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> In
     if row is not None:
         return run_pipeline(m, row, deliver=deliver)
     if known is not None and known.status == MessageStatus.NEW:
-        # stored, but the pipeline never finished: if its worker is gone, finish it now
-        claimed = m.store.claim_stale_message(known.id or 0, m.now() - STALE_AFTER, m.now())
-        if claimed is not None:
-            return run_pipeline(m, claimed, deliver=deliver)
-        return IntakeResult(known.id, "pending", "stored before and still being taken in; `pbem run` finishes it",
-                            "store-raw")
+        # stored, but its pipeline has not finished: its worker died, or is at it now. Finished
+        # here either way: the pipeline's one write holds only if the message is still new, so of
+        # two runs at once one takes it in, and the other changes nothing.
+        return run_pipeline(m, known, deliver=deliver)
     return IntakeResult(None, "duplicate", "this mail (the same Message-ID and text) was taken in before", "store-raw")
 
 
 def recover(m: Deps) -> list[IntakeResult]:
-    """Finish every stored message whose pipeline never ran (the process died right after
-    storing it), whether or not the mail server offers it again."""
+    """Finish every stored message whose pipeline has not finished (the process died right after
+    storing it, or another worker is at it now), whether or not the mail server offers it again:
+    every mail stored raw is taken in before a turn is resolved. Of two runs of one message's
+    pipeline, the first to write takes it in; the other changes nothing (`run_pipeline`)."""
     with m.store.session() as session:
-        pending = [r.id or 0 for r in m.store.messages(session, MessageStatus.NEW)]
+        pending = m.store.pending_message_ids(session)
     results = []
     for message in pending:
-        claimed = m.store.claim_stale_message(message, m.now() - STALE_AFTER, m.now())
-        if claimed is not None:
-            results.append(run_pipeline(m, claimed, deliver=False))
+        with m.store.session() as session:  # one at a time: a message may be megabytes
+            row = session.get(MessageRow, message)
+            if row is None or row.status != MessageStatus.NEW:
+                continue  # finished meanwhile
+            session.expunge(row)
+        results.append(run_pipeline(m, row, deliver=False))
     return results

@@ -9,11 +9,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from pbem import bots, clock, commands, toolbox
-from pbem.clock import show_utc as _show
+from pbem import bots, clock, commands, toolbox, turns
 from pbem.clock import utc as _aware
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -21,14 +19,12 @@ from pbem.faults import checkpoint
 from pbem.games import AnyGame, find_game
 from pbem.games.base import SeatSpec, Setup
 from pbem.games.chance import Generator, Seeding, game_chance, new_seed
-from pbem.games.sheet import read_sheet
-from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
+from pbem.intake import Deps, IntakeResult, Policy, ingest, recover, run_pipeline
 from pbem.mail.outbox import eml_name, write_emls
 from pbem.mail.sender import validate_address
 from pbem.mailer import GmNote, Mailer, Outgoing
 from pbem.postbox import Postbox
 from pbem.store import (
-    EventKind,
     EventRow,
     GameRow,
     MessageRow,
@@ -38,6 +34,7 @@ from pbem.store import (
     TurnRow,
 )
 from pbem.tokens import new_secret
+from pbem.turns import TurnSummary
 
 #: the longest seed a GM may give: a key of 256 bits is 64 hex digits, and the store keeps it as text
 MAX_SEED = 256
@@ -54,19 +51,6 @@ class PlayerSpec:
     timezone: str = "UTC"
     team: str | None = None
     bot: str | None = None  # a computer player's level
-
-
-@dataclass(frozen=True)
-class TurnSummary:
-    game: str
-    turn: int
-    resolved_at: datetime
-    state: Any
-    resolutions: tuple[Any, ...]
-    mails: int
-    preview: bool
-    engine: AnyGame
-    delivery_problem: str = ""  # the turn is resolved, but its mail is still queued (why)
 
 
 class DeliveryError(PbemError):
@@ -213,12 +197,7 @@ class Moderator:
             return None  # another worker resolved it first
 
     def _all_in(self, session: Session, game: GameRow) -> bool:
-        assert game.id is not None
-        waiting = set(self.engine(game).to_move(self.state(game)))
-        players = {p.id: p for p in self.store.players(session, game.id)}
-        waiting -= {p.seat for p in players.values() if p.bot}
-        sent = {players[pid].seat for pid in self.store.current_sheets(session, game.id, game.turn)}
-        return waiting <= sent
+        return turns.all_in(self.intake, session, game)
 
     def ingest_many(self, items: Iterable[tuple[bytes, str]]) -> Iterator[IntakeResult]:
         """Take in many messages, delivering the replies once at the end (each message is still
@@ -228,6 +207,11 @@ class Moderator:
                 yield self.ingest(raw, source, deliver=False)
         finally:
             self.deliver()
+
+    def finish_pending(self) -> list[IntakeResult]:
+        """Take in every mail stored raw whose intake has not finished (a run died after storing
+        it, or another is at it now); the replies are delivered with the next delivery."""
+        return recover(self.intake)
 
     def quarantined(self) -> list[MessageRow]:
         with self.store.session() as session:
@@ -246,76 +230,10 @@ class Moderator:
     # turns -----------------------------------------------------------------------------------
     def resolve(self, name: str, *, preview: bool = False, force: bool = False, turn: int | None = None,
                 deliver: bool = True) -> TurnSummary:
-        """Resolve the current turn once: position, resolutions, turn record and mail in one transaction.
-        `deliver=False` leaves the reports queued, for one delivery after many turns."""
-        at = self.now()
-        if not preview:
-            with self.store.session() as session:
-                game = self.store.game(session, name)
-                self._check_resolvable(session, game, at, force=force, turn=turn)
-                computers = any(p.bot for p in self.store.players(session, game.id or 0))
-            # the computer players write their sheets now, from the position at the start of the
-            # turn, each through intake in a transaction of its own (before the turn's one)
-            if computers:
-                bots.take_sheets(self.intake, name)
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            self._check_resolvable(session, game, at, force=force or preview, turn=turn)
-            players = self.store.players(session, game.id)
-            engine = self.engine(game)
-            before = self.state(game)
-            sheet_rows = self.store.current_sheets(session, game.id, game.turn)
-            texts = {p.name: sheet_rows[p.id].text if p.id in sheet_rows else None for p in players}
-            for p in players:  # a STANDING sheet of an earlier turn plays for a player who sent none
-                if texts[p.name] is None and not p.bot:
-                    standing = self.store.standing_sheet(session, p, game.turn)
-                    texts[p.name] = standing.text if standing is not None else None
-            if preview:  # what the computer players would write; nothing is stored
-                for p in bots.due_seats(engine, before, players, set(sheet_rows)):
-                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game)
-            orders = {}
-            for p in players:
-                text = texts[p.name]
-                if text is not None:
-                    orders[p.seat] = engine.parse(before, read_sheet(text), p.seat).orders
-                else:
-                    default = engine.default_orders(before, p.seat)
-                    if default is not None:
-                        orders[p.seat] = default
-            chance = game_chance(game, game.turn)
-            outcome = engine.resolve(before, orders, chance)
-            after = outcome.state
-            if preview:
-                session.rollback()
-                return TurnSummary(name, game.turn, at, after, outcome.resolutions, 0, True, engine)
-            schedule = clock.Schedule(game.schedule) if game.schedule else None
-            next_deadline = None if engine.is_over(after) or schedule is None else schedule.next_after(at)
-            correction = self.store.corrections(session, game.id, game.turn)
-            record = TurnRow(game_id=game.id, turn=game.turn, resolved_at=at, deadline=next_deadline,
-                             before=game.state, after=self.dumps(engine.dump_state(after)),
-                             resolutions=self.dumps([engine.resolution_to_json(r) for r in outcome.resolutions]),
-                             sheets=self.dumps(texts), dice=self.dumps([d.to_json() for d in chance.drawn]),
-                             correction=correction)
-            # Render before the first write: on SQLite a write takes the database's one write lock,
-            # and drawing the board must not hold it.
-            rendered = self.render_turn(game, players, record, self._notes(session, game, record.turn))
-            session.add(record)
-            try:
-                session.flush()
-            except IntegrityError:
-                raise PbemError(f"turn {game.turn} of {name} was resolved by another worker; nothing was changed") from None
-            self.mailer.queue(session, game, record.turn, *rendered)
-            mails = len(rendered)
-            game.state = record.after
-            game.turn += 1
-            game.over = engine.is_over(after)
-            game.deadline = next_deadline
-            session.add(game)
-            resolved = TurnSummary(name, record.turn, at, after, outcome.resolutions, mails, False, engine)
-            checkpoint("before-resolve-commit")
-        checkpoint("after-resolve-commit")
-        if not deliver:
+        """Resolve the current turn once (`pbem.turns`): position, resolutions, turn record and mail
+        in one transaction. `deliver=False` leaves the reports queued, for one delivery after many turns."""
+        resolved = turns.resolve_turn(self.intake, name, at=self.now(), preview=preview, force=force, turn=turn)
+        if preview or not deliver:
             return resolved
         try:
             self.deliver()
@@ -323,52 +241,13 @@ class Moderator:
             return replace(resolved, delivery_problem=str(err))
         return resolved
 
-    def _check_resolvable(self, session: Session, game: GameRow, at: datetime, *, force: bool,
-                          turn: int | None) -> None:
-        """Raise PbemError when the game's turn may not be resolved now: another turn asked for,
-        the game over, or (without `force`) no orders in since the last turn, before the deadline."""
-        name = game.name
-        assert game.id is not None
-        if turn is not None and turn != game.turn:
-            if turn < game.turn:
-                raise PbemError(f"turn {turn} of {name} is already resolved; nothing was changed "
-                                f"(the current turn is {game.turn})")
-            raise PbemError(f"turn {turn} of {name} is not open yet; the current turn is {game.turn}")
-        if game.over:
-            raise PbemError(f"{name} is over; the last turn was {game.turn - 1}")
-        previous = self.store.turn(session, game.id, game.turn - 1) if game.turn > 1 else None
-        if previous is not None and not force:
-            due = game.deadline is not None and _aware(game.deadline) <= at
-            if not due and self.store.sheets_since(session, game.id, game.turn, previous.resolved_at) == 0:
-                raise PbemError(
-                    f"turn {game.turn - 1} of {name} is already resolved, and no orders for turn {game.turn} "
-                    f"have come in yet (deadline: {_show(game.deadline)}); nothing was changed. "
-                    f"To resolve turn {game.turn} now with default moves, add --force."
-                )
-
     def render_turn(self, game: GameRow, players: Sequence[PlayerRow], record: TurnRow,
                     notes: Sequence[GmNote] | None = None) -> list[Outgoing]:
         """Every mail of a stored turn: the same bytes each time."""
-        engine = self.engine(game)
-        after = self.state(game, record.after)
-        resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
-        if notes is None:
-            with self.store.session() as session:
-                notes = self._notes(session, game, record.turn)
-        return self.mailer.reports(game, engine, players, after, resolutions, turn=record.turn,
-                                   resolved=_aware(record.resolved_at), deadline=record.deadline,
-                                   correction=record.correction, notes=notes)
+        return turns.render_turn(self.intake, game, players, record, notes)
 
     def _notes(self, session: Session, game: GameRow, turn: int) -> list[GmNote]:
-        """The GM's edits and replacements made while `turn` was open, for its reports."""
-        assert game.id is not None
-        notes = []
-        for e in self.store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
-            if e.turn != turn:
-                continue
-            full, _, public = e.text.partition("\n")
-            notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
-        return notes
+        return turns.gm_notes(self.intake, session, game, turn)
 
     def history(self, name: str) -> tuple[GameRow, list[PlayerRow], list[TurnRow]]:
         with self.store.session() as session:
@@ -500,6 +379,7 @@ class Moderator:
         worker = f"outbox:{os.getpid()}"
         done = 0
         while claimed := self.store.claim_mails(worker, self.now(), DELIVER_BATCH, 600):
+            checkpoint("after-claim")
             names = [eml_name(mail.id or 0, mail.kind, mail.recipient) for mail in claimed]
             try:
                 bodies = self.store.mail_bodies([mail.id or 0 for mail in claimed])

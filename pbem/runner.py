@@ -137,12 +137,8 @@ class Runner:
             item.mark_seen()
 
     def resolve_due(self, report: RoundReport) -> None:
-        with self.m.store.session() as session:
-            in_flight = self.m.store.messages(session, "new")
-        if in_flight:
-            # another worker is taking in orders right now: they may be for a due turn
-            log.info("%d messages are being taken in by another worker; resolving next round", len(in_flight))
-            return
+        # Each resolution first finishes any mail still being taken in (here or by another
+        # worker) and then resolves with the sheets in force when it writes (pbem.turns).
         for name, turn in self.m.due_games():
             try:
                 # naming the turn: if another worker resolved it meanwhile, this one is refused

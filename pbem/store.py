@@ -444,8 +444,18 @@ class _Q:
     # the turn it found is written back: a write (it takes the lock) that changes nothing
     claim_turn = update(GameRow).where(col(GameRow.id) == bindparam("game_id"), col(GameRow.turn) == bindparam("open"),
                                        col(GameRow.over) == sa_false()).values(turn=bindparam("open"))
-    save_message = (update(MessageRow.__table__).where(col(MessageRow.id) == bindparam("message"))  # type: ignore[attr-defined]
+    save_message = (update(MessageRow.__table__)  # type: ignore[attr-defined]
+                    .where(col(MessageRow.id) == bindparam("message"), col(MessageRow.status) == bindparam("was"))
                     .values({name: bindparam(name) for name in _MESSAGE_OUTCOME}))
+    pending_messages = select(col(MessageRow.id)).where(MessageRow.status == MessageStatus.NEW).order_by(col(MessageRow.id))
+    sheets_in_force = select(col(SheetRow.id)).where(SheetRow.game_id == bindparam("game_id"), SheetRow.turn == bindparam("turn"),
+                                                SheetRow.current == True)  # noqa: E712
+    # the position is compared too: a resolution drawn from a position edited meanwhile is not written
+    advance_turn = (update(GameRow.__table__)  # type: ignore[attr-defined]
+                    .where(col(GameRow.id) == bindparam("game_id"), col(GameRow.turn) == bindparam("open"),
+                           col(GameRow.over) == sa_false(), col(GameRow.state) == bindparam("before"))
+                    .values(turn=col(GameRow.turn) + 1, state=bindparam("after"), over=bindparam("over"),
+                            deadline=bindparam("deadline")))
     turn = select(TurnRow).where(TurnRow.game_id == bindparam("game_id"), TurnRow.turn == bindparam("turn"))
     insert_message_unless_known = (
         postgresql.insert(MessageRow.__table__)  # type: ignore[attr-defined]
@@ -623,11 +633,15 @@ class Store:
                     conn.exec_driver_sql("PRAGMA synchronous=FULL")
                     conn.commit()
 
-    def save_message(self, session: Session, row: MessageRow) -> None:
+    def save_message(self, session: Session, row: MessageRow, was: str) -> bool:
         """Write what intake decided about a stored message (its reading, outcome and links) in
-        the session's transaction: one UPDATE, without the unit of work."""
-        session.connection().execute(_Q.save_message, {"message": row.id, **{name: getattr(row, name)
-                                                                               for name in _MESSAGE_OUTCOME}})
+        the session's transaction: one UPDATE, without the unit of work. Only while its status is
+        still `was`: False, writing nothing, when another run finished the message meanwhile (the
+        caller then rolls its transaction back, so a message has its effects once)."""
+        result = session.connection().execute(_Q.save_message, {"message": row.id, "was": was, **{
+            name: getattr(row, name) for name in _MESSAGE_OUTCOME}})
+        assert isinstance(result, CursorResult)
+        return result.rowcount == 1
 
     def add_message_unless_known(self, row: MessageRow) -> tuple[MessageRow | None, MessageRow | None]:
         """PostgreSQL's `add_message(row, flushed_later=True)`, in one statement: the mail is
@@ -715,7 +729,27 @@ class Store:
 
     def pending_messages(self, session: Session) -> int:
         """Messages stored but not yet taken in (their pipeline has not finished)."""
-        return len(list(session.exec(select(MessageRow.id).where(MessageRow.status == MessageStatus.NEW))))
+        return len(self.pending_message_ids(session))
+
+    def pending_message_ids(self, session: Session) -> list[int]:
+        """The ids of the messages stored but not yet taken in, oldest first."""
+        return [message for message in session.exec(_Q.pending_messages) if message is not None]
+
+    def sheets_in_force(self, session: Session, game_id: int, turn: int) -> set[int]:
+        """The ids of the sheets in force for `turn` (what `current_sheets` reads, by id only)."""
+        rows = session.exec(_Q.sheets_in_force, params={"game_id": game_id, "turn": turn})
+        return {sheet for sheet in rows if sheet is not None}
+
+    def advance_turn(self, session: Session, game: GameRow, *, after: str, over: bool,
+                     deadline: datetime | None) -> bool:
+        """Move the game past its turn `game.turn`, in one statement, only if it still stands as
+        `game` was read (that turn open, not over, the same position): False, writing nothing,
+        otherwise. On SQLite this is a resolution's first write: it takes the write lock."""
+        result = session.connection().execute(_Q.advance_turn, {
+            "game_id": game.id, "open": game.turn, "before": game.state, "after": after, "over": over,
+            "deadline": deadline})
+        assert isinstance(result, CursorResult)
+        return result.rowcount == 1
 
     def strangers_since(self, session: Session, since: datetime) -> int:
         rows = session.exec(select(MessageRow.id).where(MessageRow.stranger == True,  # noqa: E712
@@ -886,29 +920,6 @@ class Store:
         """Sending failed for good: status 'failed' with the error. False when `worker` no longer
         holds the claim."""
         return self._finish(mail_id, worker, status=MailStatus.FAILED, error=error)
-
-    def claim_stale_message(self, message: int, stale_before: datetime, now: datetime) -> MessageRow | None:
-        """Take over a message still 'new' that was stored before `stale_before` (its worker died
-        before running the pipeline). Atomic: of several workers, one gets the row, the others
-        None; the winner's claim moves `received_at` to `now`."""
-        with self.session() as session:
-            row = session.get(MessageRow, message)
-            if row is None or row.status != MessageStatus.NEW or _utc(row.received_at) > _utc(stale_before):
-                return None
-            result = session.execute(
-                update(MessageRow).where(col(MessageRow.id) == message, col(MessageRow.status) == MessageStatus.NEW,
-                                         col(MessageRow.received_at) == row.received_at)
-                .values(received_at=_utc(now)),
-                execution_options={"synchronize_session": False},
-            )
-            assert isinstance(result, CursorResult)
-            if result.rowcount != 1:
-                return None
-        with self.session() as session:
-            fresh = session.get(MessageRow, message)
-            if fresh is not None:
-                session.expunge(fresh)
-            return fresh
 
     # IMAP cursors ----------------------------------------------------------------------------
     def imap_cursor(self, account: str, folder: str) -> tuple[int, int] | None:
