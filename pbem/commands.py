@@ -19,9 +19,9 @@ from sqlmodel import Session
 from pbem.errors import PbemError
 from pbem.games import AnyGame
 from pbem.games.base import Viewer
-from pbem.mailer import reader_of, sheet_template, view_turn
+from pbem.mailer import GmNote, reader_of, sheet_template, view_turn
 from pbem.reports import when
-from pbem.store import GameRow, PlayerRow, Store, TurnRow
+from pbem.store import EventKind, GameRow, PlayerRow, Store, TurnRow
 from pbem.tokens import reply_token
 
 #: what HELP lists, in the order players need them
@@ -138,6 +138,35 @@ def read_vacation(command: str, today: date) -> Vacation:
     if start < today:
         raise PbemError(f"VACATION {first} {last}: {first} is in the past (today is {today.isoformat()})")
     return Vacation(start, end)
+
+
+def read_resend(command: str, game: GameRow) -> int:
+    """`RESEND` (the last resolved turn) or `RESEND 3`: the turn, checked to be one resolved."""
+    words = command.split()
+    if len(words) == 1:
+        turn = game.turn - 1
+    elif words[1].isdigit() and len(words[1]) <= 6:
+        turn = int(words[1])
+    else:
+        raise PbemError(f"RESEND takes one turn number, like RESEND {max(game.turn - 1, 1)}; not {words[1]!r}")
+    if game.turn <= 1:
+        raise PbemError(f"{game.name} has resolved no turn yet")
+    if not 1 <= turn < game.turn:
+        raise PbemError(f"turn {turn} is not resolved: {game.name} has resolved turns 1 to {game.turn - 1}")
+    return turn
+
+
+def gm_notes(store: Store, session: Session, game: GameRow, turn: int) -> list[GmNote]:
+    """The GM's edits and replacements made while `turn` was open, for its reports (sent again
+    too: a report resent is the report that was sent)."""
+    assert game.id is not None
+    notes = []
+    for e in store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
+        if e.turn != turn:
+            continue
+        full, _, public = e.text.partition("\n")
+        notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
+    return notes
 
 
 def vacation_span(v: Vacation) -> tuple[datetime, datetime]:

@@ -372,14 +372,7 @@ class Moderator:
 
     def _notes(self, session: Session, game: GameRow, turn: int) -> list[GmNote]:
         """The GM's edits and replacements made while `turn` was open, for its reports."""
-        assert game.id is not None
-        notes = []
-        for e in self.store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
-            if e.turn != turn:
-                continue
-            full, _, public = e.text.partition("\n")
-            notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
-        return notes
+        return commands.gm_notes(self.store, session, game, turn)
 
     def history(self, name: str) -> tuple[GameRow, list[PlayerRow], list[TurnRow]]:
         with self.store.session() as session:
@@ -429,7 +422,7 @@ class Moderator:
             row.secret = secret or new_secret()
             session.add(row)
             self.mailer.queue(session, game, game.turn, self.mailer.secret_mail(
-                game, row, why="the GM gave you a new one", message=int(self.now().timestamp())))
+                game, row, why="the GM gave you a new one", message=_once(self.now())))
             session.flush()
             session.expunge(row)
         self.deliver()
@@ -691,7 +684,7 @@ class Moderator:
                                         [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
                                         turn=record.turn, resolved=_aware(record.resolved_at), deadline=record.deadline,
                                         correction=record.correction, notes=self._notes(session, game, record.turn),
-                                        again=f"gm-{int(self.now().timestamp())}", only=row.seat)
+                                        again=_once(self.now()), only=row.seat)
             for mail in mails:
                 self.mailer.queue(session, game, game.turn, mail)
         self.deliver()
@@ -807,3 +800,9 @@ def _aware(moment: datetime) -> datetime:
 
 def _show(moment: datetime | None) -> str:
     return "none set" if moment is None else _aware(moment).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _once(moment: datetime) -> str:
+    """A key for a mail the GM asks for by hand: the moment and a random part, so that the same
+    command twice in one second gives two mails, never a clash of Message-IDs."""
+    return f"gm-{int(moment.timestamp())}-{secrets_module.token_hex(4)}"
