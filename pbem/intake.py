@@ -365,7 +365,11 @@ def answer_mail(m: Deps, session: Session, it: Intake) -> None:
         return
     original = read_message_id(it.msg) if it.msg is not None else ""
     deadline = it.game.deadline if it.tell_deadline and not it.game.paused else None
-    it.alerts.append(m.mailer.answers(it.game, it.player, it.answers, key=it.row.id or 0, original=original or None,
+    written = [c.split()[0] for c in it.sheet.commands]
+    # in the order the mail has them (a setting without a command word after them)
+    ordered = sorted(it.answers, key=lambda a: written.index(w) if (w := a.command.split()[0]) in written else
+                     len(written))
+    it.alerts.append(m.mailer.answers(it.game, it.player, ordered, key=it.row.id or 0, original=original or None,
                                       deadline=deadline, report=it.report,
                                       orders=it.orders_note))
 
@@ -414,7 +418,8 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
         return
     if turn in it.resent:
         return  # RESEND 1 and RESEND 01 ask for one report
-    if len(it.resent) >= MAX_RESENDS:
+    it.resent.append(turn)
+    if len(it.resent) > MAX_RESENDS:
         _answer(m, session, it, command, "not done in this mail:", [
             f"One report is sent again a mail (turn {it.resent[0]} is in this one); ask for turn {turn} in "
             "another mail."])
@@ -424,7 +429,6 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
         _answer(m, session, it, command, "there is no report to send again:",
                 [f"turn {turn} of {it.game.name} has no record."])
         return
-    it.resent.append(turn)
     engine = m.engine(it.game)
     after = engine.load_state(json.loads(record.after))
     slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
