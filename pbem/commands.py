@@ -113,13 +113,31 @@ def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
 
 
 def _away(player: PlayerRow, moment: datetime) -> bool:
-    if player.away_from is None or player.away_to is None:
-        return False
-    return _aware(player.away_from) <= _aware(moment) <= _aware(player.away_to)
+    return any(start <= _aware(moment) <= end for start, end in map(vacation_span, vacations(player)))
 
 
 def is_away(player: PlayerRow, moment: datetime) -> bool:
     return _away(player, moment)
+
+
+def vacations(player: PlayerRow) -> list[Vacation]:
+    """Every VACATION the player has taken in the game, in the order taken."""
+    return [Vacation(date.fromisoformat(a), date.fromisoformat(b)) for a, b in json.loads(player.away or "[]")]
+
+
+def new_days(player: PlayerRow, wanted: Vacation) -> int:
+    """The days of `wanted` that no earlier VACATION of the player holds: what it costs."""
+    taken = vacations(player)
+    days = (wanted.start + timedelta(days=n) for n in range(wanted.days))
+    return sum(1 for d in days if not any(v.start <= d <= v.end for v in taken))
+
+
+def add_vacation(player: PlayerRow, wanted: Vacation) -> int:
+    """Add `wanted` to the player's spans (the earlier ones stay) and charge its new days; returns them."""
+    cost = new_days(player, wanted)
+    player.away = json.dumps([[v.start.isoformat(), v.end.isoformat()] for v in [*vacations(player), wanted]])
+    player.vacation_days += cost
+    return cost
 
 
 def _aware(moment: datetime) -> datetime:

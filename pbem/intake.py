@@ -328,14 +328,14 @@ def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
         _answer(m, session, it, command, "not done:", [f"{err}.", "Write it like: VACATION 2026-12-24 2027-01-02"])
         return
     left = m.policy.vacation_days - it.player.vacation_days
-    if wanted.days > left:
+    cost = commands.new_days(it.player, wanted)
+    if cost > left:
         _answer(m, session, it, command, "not done:", [
-            f"{command} is {wanted.days} days; {left} of the game's {m.policy.vacation_days} vacation days "
+            f"{command} is {cost} days more; {left} of the game's {m.policy.vacation_days} vacation days "
             "are left to you.", "Ask for fewer days, or ask the GM."])
         return
-    it.player.away_from, it.player.away_to = commands.vacation_span(wanted)
-    it.player.vacation_days += wanted.days
-    text = (f"{it.player.name} is away from {wanted.start} to {wanted.end} ({wanted.days} days; "
+    commands.add_vacation(it.player, wanted)
+    text = (f"{it.player.name} is away from {wanted.start} to {wanted.end} ({cost} days; "
             f"{it.player.vacation_days} of {m.policy.vacation_days} used)")
     it.events.append(EventRow(game_id=it.game.id or 0, turn=it.game.turn, kind=EventKind.VACATION, seat=it.player.seat,
                               text=text, created_at=m.now()))
@@ -346,6 +346,7 @@ def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
     _answer(m, session, it, command, f"you are away from {wanted.start} to {wanted.end}:",
             ["Your standing orders (a sheet sent with STANDING) play for you meanwhile, else the default moves;",
              "you get no reminders, and these turns do not count as missed.",
+             f"Your vacations: {', '.join(f'{v.start} to {v.end}' for v in commands.vacations(it.player))}.",
              f"Vacation days used in {it.game.name}: {it.player.vacation_days} of {m.policy.vacation_days}."])
 
 

@@ -512,7 +512,7 @@ class Moderator:
             before = f"{row.email or 'a computer player'}"
             row.email, row.bot = address.lower(), bot or ""
             row.secret, row.since_turn, row.timezone = secret or new_secret(), game.turn, "UTC"
-            row.bouncing, row.away_from, row.away_to, row.vacation_days = "", None, None, 0
+            row.bouncing, row.away, row.vacation_days = "", "", 0
             assert row.id is not None
             self.store.retire_sheets(session, row.id, game.turn)  # the earlier player's orders are not the newcomer's
             session.add(row)

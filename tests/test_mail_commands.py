@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -58,6 +59,13 @@ def text_of(path: Path) -> str:
     part = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_body(("plain",))
     assert part is not None
     return str(part.get_content())  # type: ignore[attr-defined]
+
+
+def answer_in(mails: list[Path]) -> str:
+    """The text of the one answer among `mails`."""
+    answers = [p for p in mails if "-answer-" in p.name]
+    assert len(answers) == 1, [p.name for p in mails]
+    return text_of(answers[0])
 
 
 def subject_of(path: Path) -> str:
@@ -244,6 +252,26 @@ def test_one_mail_gets_one_answer(folder: Folder) -> None:
 
 
 # two VACATION spans add up, PRESS carries words only ----------------------------------------
+
+def test_two_vacation_spans_add_up(folder: Folder) -> None:
+    emails = new_game("race", "hare-tortoise")
+    ann = "GAME race\nSECRET AAA-111\n"
+    _, mails = folder.send(client_mail(emails[0], ann + "VACATION 2026-11-20 2026-11-21", mid="v1@x"))
+    assert "Vacation days used in race: 2 of 14." in answer_in(mails)
+    folder.m.resolve("race", force=True)  # on 20 November: Ann is away, Bob is not
+    _, mails = folder.send(client_mail(emails[0], ann + "VACATION 2026-11-25 2026-11-27", mid="v2@x"))
+    assert "Your vacations: 2026-11-20 to 2026-11-21, 2026-11-25 to 2026-11-27." in answer_in(mails)
+    assert "Vacation days used in race: 5 of 14." in answer_in(mails)
+    _, mails = folder.send(client_mail(emails[0], ann + "VACATION 2026-11-26 2026-11-28", mid="v3@x"))
+    assert "Vacation days used in race: 6 of 14." in answer_in(mails)  # the days already taken cost nothing
+    history = ok(run("history", "race")).output
+    assert "Ann: 0 missed turns\n" in history and "Bob: 1 missed turn (1)\n" in history
+    moderator = Moderator(load_config(folder.root / "pbem.toml"), now=lambda: datetime(2026, 11, 21, 12,
+                                                                                        tzinfo=timezone.utc))
+    moderator.queue_reminders([timedelta(days=7)])
+    reminded = sorted(p.name.split("-", 2)[2] for p in outbox(folder.root) if "-reminder-" in p.name)
+    assert reminded == ["bob@example.org.eml"]
+
 
 def test_press_carries_words_only(folder: Folder) -> None:
     emails = new_game("race", "hare-tortoise")
