@@ -125,6 +125,7 @@ class Intake:
     answers: list[Answer] = field(default_factory=list)
     #: the report a RESEND asked for, its text and picture, for the answer
     report: ReportParts | None = None
+    #: the turns RESEND lines asked for, in order (the first is sent, the others are answered why not)
     resent: list[int] = field(default_factory=list)
     #: what plays for the player, told in the answer to a mail without orders (which changes none)
     orders_note: tuple[str, ...] = ()

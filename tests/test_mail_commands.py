@@ -228,6 +228,19 @@ def test_the_gm_resends_and_changes_secrets_twice_in_one_second(folder: Folder) 
     assert len(outbox(folder.root)) == before + 4
 
 
+def test_a_clash_of_unique_keys_is_not_called_damage(folder: Folder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should two commands ever make the same key, the GM is told so, not to restore a backup."""
+    import pbem.moderator
+
+    new_game("race", "hare-tortoise")
+    folder.m.resolve("race", force=True)
+    monkeypatch.setattr(pbem.moderator, "_once", lambda moment: "the-same")
+    ok(run("resend", "race", "Ann"))
+    result = CliRunner().invoke(main, ["resend", "race", "Ann"])
+    assert result.exit_code == 1 and "damaged" not in result.output
+    assert "this was done by another command at the same moment" in result.output
+
+
 # one mail, one answer ---------------------------------------------------------------------------
 
 def test_one_mail_gets_one_answer(folder: Folder) -> None:
