@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import GAME
 from pbem.games.hare_tortoise.bots import DEFAULT_PLAYOUTS, bot
 from pbem.games.hare_tortoise.state import State
@@ -34,7 +34,7 @@ SERIES_PLAYOUTS = 60
 def play(seed: int, strong_seat: int, playouts: int, keep: list[State] | None = None) -> tuple[list[str], int]:
     """One game; returns (the winners' names, turns played)."""
     setup = Setup("variable-pig", tuple(SeatSpec(n) for n in PLAYERS))
-    state = GAME.new_state(setup, SeededChance(seed, 0))
+    state = GAME.new_state(setup, LegacyChance(seed, 0))
     players = [bot("strong", playouts=playouts) if i == strong_seat else bot("baseline") for i in range(6)]
     turns = 0
     # the race is decided once a runner is HOME first: the rest is not played out
@@ -45,9 +45,9 @@ def play(seed: int, strong_seat: int, playouts: int, keep: list[State] | None = 
         for seat in GAME.to_move(state):
             player = players[seat]
             assert player is not None
-            text = player.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/bot/{seat}", state.turn))
+            text = player.write(GAME.view(state, Viewer(seat)), LegacyChance(f"{seed}/bot/{seat}", state.turn))
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
-        state = GAME.resolve(state, orders, SeededChance(seed, state.turn)).state
+        state = GAME.resolve(state, orders, LegacyChance(seed, state.turn)).state
         turns += 1
     return [r.name for r in state.runners if r.place == 1], turns
 
@@ -105,7 +105,7 @@ def timing(positions: int, playouts: int) -> None:
     for k, state in enumerate(picked):
         seat = GAME.to_move(state)[0] if GAME.to_move(state) else 0
         started = time.perf_counter()
-        player.write(GAME.view(state, Viewer(seat)), SeededChance(f"t/{k}", state.turn))
+        player.write(GAME.view(state, Viewer(seat)), LegacyChance(f"t/{k}", state.turn))
         times.append(time.perf_counter() - started)
     print(f"  time per sheet at the default setting ({playouts} playouts), {len(times)} positions, one core: "
           f"mean {sum(times) / len(times):.3f} s, largest {max(times):.3f} s "

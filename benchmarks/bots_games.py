@@ -19,7 +19,7 @@ from multiprocessing import Pool
 
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.sheet import read_sheet
 
 NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve"]
@@ -44,7 +44,7 @@ def play(game_name: str, ruleset: str, options: tuple[str, ...], seats: int, lev
     """One game; returns the winners' names and the CPU seconds seat `timed` took for each sheet."""
     game = find_game(game_name)
     _, chosen = game.info.check_setup(ruleset, options, seats)
-    state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats]), chosen), SeededChance(seed, 0))
+    state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats]), chosen), LegacyChance(seed, 0))
     bots = [game.bot(level) for level in levels]
     times: list[float] = []
     for _ in range(2000):
@@ -55,11 +55,11 @@ def play(game_name: str, ruleset: str, options: tuple[str, ...], seats: int, lev
             bot = bots[seat]
             assert bot is not None
             started = time.process_time()
-            text = bot.write(game.view(state, Viewer(seat)), SeededChance(f"{seed}/{seat}", game.turn(state)))
+            text = bot.write(game.view(state, Viewer(seat)), LegacyChance(f"{seed}/{seat}", game.turn(state)))
             if seat == timed:
                 times.append(time.process_time() - started)
             orders[seat] = game.parse(state, read_sheet(text), seat).orders
-        state = game.resolve(state, orders, SeededChance(seed, game.turn(state))).state
+        state = game.resolve(state, orders, LegacyChance(seed, game.turn(state))).state
     return list(game.result(state).winners), times
 
 

@@ -14,7 +14,7 @@ import cProfile
 import pstats
 import time
 
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.orders.parser import parse_sheet
 from pbem.games.hare_tortoise.rules import find_ruleset
@@ -31,7 +31,7 @@ class _Chance:
     """A seeded die for the whole game (one stream, so the workload is fixed)."""
 
     def __init__(self, seed: int) -> None:
-        self._chance = SeededChance(seed)
+        self._chance = LegacyChance(seed)
 
     def die(self, sides: int) -> int:
         return self._chance.die(sides)
@@ -43,7 +43,7 @@ def play_game(seed: int) -> tuple[int, int]:
     state = engine.new_state(rules, PLAYERS)
     sheet = parse_sheet(SHEET, PLAYERS)
     sheets = [sheet] * len(PLAYERS)
-    chance = SeededChance(seed)
+    chance = LegacyChance(seed)
     slots = turns = 0
     while not state.over and turns < MAX_TURNS:
         result = engine.resolve_turn(rules, state, sheets, chance)

@@ -1,4 +1,4 @@
-"""pbem: a play-by-email moderator for Hare & Tortoise and its family of race games."""
+"""pbem: a play-by-email moderator for turn-based games."""
 
 from __future__ import annotations
 

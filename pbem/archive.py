@@ -169,7 +169,7 @@ class TurnLink:
 
 
 @dataclass(frozen=True)
-class GameCard:
+class GameTile:
     """A game on the index page."""
 
     name: str
@@ -185,7 +185,7 @@ class GameCard:
 @dataclass(frozen=True)
 class IndexPage:
     layout: Layout
-    games: tuple[GameCard, ...]
+    games: tuple[GameTile, ...]
 
 
 @dataclass(frozen=True)
@@ -336,10 +336,10 @@ class Pictures:
 
 @dataclass
 class _GameSite:
-    """One game rendered: its files, its card on the index and its feed entries."""
+    """One game rendered: its files, its tile on the index and its feed entries."""
 
     files: dict[str, bytes]
-    card: GameCard
+    tile: GameTile
     entries: list[tuple[datetime, Entry]]
 
 
@@ -357,13 +357,13 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
     files: dict[str, bytes] = {}
     feed_href = f"{d}/feed.atom"
 
-    def board(turn: int, state: Any, slots: Sequence[Any], title: str) -> Board:
+    def board(turn: int, state: Any, resolutions: Sequence[Any], title: str) -> Board:
         path = f"{d}/board-{turn}.svg"
         key = _digest(code, game.kind, viewer.is_gm, engine.dump_state(state),
-                      [engine.resolution_to_json(s) for s in slots], title)
+                      [engine.resolution_to_json(r) for r in resolutions], title)
 
         def draw() -> tuple[str, str]:
-            picture = presenter.picture(engine.view(state, viewer), slots, title=title, subtitle=f"{info.title}, {ruleset}")
+            picture = presenter.picture(engine.view(state, viewer), resolutions, title=title, subtitle=f"{info.title}, {ruleset}")
             return picture.svg, picture.alt
 
         svg, alt = pictures.get(path, key, draw)
@@ -380,8 +380,8 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
     for t in game.turns:
         before = engine.load_state(t.before)
         after = engine.load_state(t.after)
-        slots = [engine.redact(engine.resolution_from_json(r), viewer) for r in t.resolutions]
-        lines = [presenter.resolution_lines(s, private=viewer.is_gm) for s in slots]
+        resolutions = [engine.redact(engine.resolution_from_json(r), viewer) for r in t.resolutions]
+        lines = [presenter.resolution_lines(r, private=viewer.is_gm) for r in resolutions]
         events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
         orders: list[Orders] = []
         for seat, name in enumerate(game.seats):
@@ -397,7 +397,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
         after_view = engine.view(after, viewer)
         result = engine.result(after)
         resolved = when(t.resolved_at)
-        pic = board(t.turn, after, slots, f"{game.name} — turn {t.turn}")
+        pic = board(t.turn, after, resolutions, f"{game.name} — turn {t.turn}")
         page = f"turn-{t.turn}.html"
         files[f"{d}/{page}"] = _render("turn.html.j2", TurnPage(
             layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
@@ -419,7 +419,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
             "position": presenter.summary(after_view),
             "orders": {o.name: list(o.lines) if o.status == "sent" else None for o in orders},
             "orders_held": [o.name for o in orders if o.status == "held"],
-            "resolutions": [engine.resolution_to_json(s) for s in slots],
+            "resolutions": [engine.resolution_to_json(r) for r in resolutions],
             "narration": lines,
             "chance": [d.to_json() for d in draws],
         })
@@ -467,9 +467,9 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
         settings, f"{game.name} ({info.title})", f"{d}/index.html", feed_href, updated,
         uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}").urn,
         [e for _, e in sorted(entries, key=lambda x: x[0], reverse=True)], prefix="../"))
-    card = GameCard(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
+    tile = GameTile(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
                     Board(f"{d}/board-{last}.svg", latest.alt))
-    return _GameSite(files, card, entries)
+    return _GameSite(files, tile, entries)
 
 
 def _feed(settings: Settings, title: str, href: str, self_href: str, updated: datetime, feed_id: str,
@@ -485,15 +485,15 @@ def _feed(settings: Settings, title: str, href: str, self_href: str, updated: da
 def render_site(games: Sequence[GameData], settings: Settings, pictures: Pictures) -> dict[str, bytes]:
     """Every file of the site, by its path relative to the site's folder."""
     files: dict[str, bytes] = {"style.css": (data_dir("templates") / _TEMPLATES / "style.css").read_bytes()}
-    cards = []
+    tiles = []
     entries: list[tuple[datetime, Entry]] = []
     for game in games:
         site = _game_site(game, settings, pictures)
         files.update(site.files)
-        cards.append(site.card)
+        tiles.append(site.tile)
         entries += site.entries
     files["index.html"] = _render("index.html.j2", IndexPage(
-        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(cards)))
+        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(tiles)))
     latest = sorted(entries, key=lambda x: (x[0], x[1].id), reverse=True)[:FEED_ENTRIES]
     updated = max([x[0] for x in latest] + [g.created_at for g in games], default=datetime(2000, 1, 1, tzinfo=timezone.utc))
     files["feed.atom"] = _render("feed.atom.j2", _feed(

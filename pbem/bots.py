@@ -1,7 +1,7 @@
 """Computer players at work: each writes its seat's sheet when the turn's orders are due.
 
 A computer player sees only its seat's view of the position at the start of the turn and draws
-from a chance source of its own (seeded by the game's seed, its seat and the turn), so the sheet
+from a chance source of its own (keyed by the game's seed, its seat and the turn), so the sheet
 is the one a person in its seat could have written, and writing it again gives the same text.
 The sheet is stored as a message of its own and goes through intake like a person's: the
 game's parser, the turn checks and the store; the reports show it like anyone's.
@@ -16,22 +16,22 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.games import AnyGame
 from pbem.games.base import Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import Chance, SeedRecord, game_chance
 from pbem.intake import COMPUTER_SOURCE, Deps, IntakeResult, run_pipeline
 from pbem.store import GameRow, MessageRow, PlayerRow
 
 
-def computer_chance(seed: int | str, seat: int, turn: int) -> SeededChance:
+def computer_chance(game: SeedRecord, seat: int, turn: int) -> Chance:
     """The chance source of the computer player in `seat` for `turn` (apart from the game's own)."""
-    return SeededChance(f"{seed}/computer/{seat}", turn)
+    return game_chance(game, turn, f"computer/{seat}")
 
 
-def write_sheet(engine: AnyGame, state: Any, seat: int, level: str, seed: int | str) -> str:
+def write_sheet(engine: AnyGame, state: Any, seat: int, level: str, game: SeedRecord) -> str:
     """The sheet the computer player of `level` writes for `seat`, from that seat's view only."""
     player = engine.bot(level)
     if player is None:
         raise PbemError(f"{engine.info.title} has no computer player of level {level!r}")
-    return player.write(engine.view(state, Viewer(seat)), computer_chance(seed, seat, engine.turn(state)))
+    return player.write(engine.view(state, Viewer(seat)), computer_chance(game, seat, engine.turn(state)))
 
 
 def check_level(engine: AnyGame, level: str) -> None:
@@ -67,7 +67,7 @@ def take_sheets(m: Deps, name: str) -> list[IntakeResult]:
             session.expunge(p)
         session.expunge(game)
     for p in owing:
-        text = write_sheet(engine, state, p.seat, p.bot, game.seed)
+        text = write_sheet(engine, state, p.seat, p.bot, game)
         results.append(store_sheet(m, game, p, text))
     return results
 

@@ -13,12 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import CaseFormatError, PbemError
-from pbem.games import find_game
+from pbem.games import default_game, find_game
 from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
-
-#: the game of a case without a GAME line: the case format began with Hare & Tortoise, whose
-#: cases name no game
-DEFAULT_GAME = "hare-tortoise"
 
 COMMON_KEYS = frozenset(
     {"CASE", "TITLE", "GAME", "RULES", "OPTIONS", "SEATS", "TURN", "FIRST", "ORDERS", "EXPECT-OVER", "END"}
@@ -147,7 +143,7 @@ def _read_line(case: _Reading, keyword: str, rest: str, line: int) -> None:
         text.game_line = line
         return
     if case.codec is None:
-        case.codec = _codec(case, DEFAULT_GAME, text.line)
+        case.codec = _codec(case, default_game().info.name, text.line)
     if keyword in COMMON_KEYS:
         if keyword != "ORDERS":
             if keyword in case.given:
@@ -216,7 +212,7 @@ def _finish(case: _Reading) -> Case | CaseFormatError:
         return CaseFormatError(text.path, text.orders_lines[stranger],
                                f"ORDERS needs one name from SEATS, not {stranger!r}")
     try:
-        codec = case.codec if case.codec is not None else _codec(case, DEFAULT_GAME, text.line)
+        codec = case.codec if case.codec is not None else _codec(case, default_game().info.name, text.line)
         prepared = codec.prepare(text)
     except CaseFormatError as err:
         return err

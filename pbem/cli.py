@@ -55,7 +55,7 @@ def _first_line(err: Exception) -> str:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:
-    """pbem — a play-by-email moderator for Hare & Tortoise and its family of games.
+    """pbem — a play-by-email moderator for turn-based games.
 
     Example: pbem demo /tmp/pbem-demo
     """
@@ -184,14 +184,16 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 
 @main.command("new-game")
 @click.argument("name")
-@click.option("--game", "game_name", default="hare-tortoise", show_default=True,
-              help="Which game (`pbem games --list` names them).")
+@click.option("--game", "game_name", default=None,
+              help="Which game (default: the registry's default game; a wrong name lists every game).")
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
               help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, whose "
                    "seat gets the default orders until computer players can write their own.")
-@click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: random).")
+@click.option("--seed", default=None, metavar="TEXT",
+              help="The key of the game's chance, for test games that must come out the same again: whoever "
+                   "knows or guesses it knows every draw (default: 256 secret random bits).")
 @click.option("--deadline", default=None,
               help="Turn deadlines: a span such as 7d or 72h (each turn), a schedule such as "
                    "'every Friday 18:00 Europe/London', or one moment such as '2026-11-27 18:00'.")
@@ -202,19 +204,24 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--team", "teams", multiple=True, metavar="TEAM=NAME,NAME",
               help="A team of a partnership game and its players, e.g. Red=Ann,Cyd; repeat for each team.")
 @config_option
-def new_game(name: str, game_name: str, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
-             seed: int | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
+def new_game(name: str, game_name: str | None, rules: str | None, options: tuple[str, ...], players: tuple[str, ...],
+             seed: str | None, deadline: str | None, secrets: tuple[str, ...], zones: tuple[str, ...], early: bool,
              teams: tuple[str, ...], config_path: Path | None) -> None:
     """Start a game; each player gets a welcome mail with the rules and an order template.
 
     Example: pbem new-game race-7 --player Ann=ann@example.org --player Bob=bob@example.org --deadline 7d
     """
+    from pbem.games import default_game
+
     m = _moderator(config_path)
-    row = m.new_game(name, game=game_name, rules=rules, players=_player_specs(players, secrets, zones, teams), seed=seed,
-                     deadline=deadline, early=early, options=options)
+    row = m.new_game(name, game=game_name or default_game().info.name, rules=rules,
+                     players=_player_specs(players, secrets, zones, teams), seed=seed, deadline=deadline, early=early,
+                     options=options)
     chosen = json.loads(row.options)
     with_options = f", options {', '.join(chosen)}" if chosen else ""
-    click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, seed {row.seed}")
+    # a random seed is the key to every future draw: it stays in the store, not on a terminal or in a log
+    chance = f"seed {row.seed}" if seed is not None else "secret random seed"
+    click.echo(f"Created {row.name}: {row.game} ({row.rules}{with_options}), {len(players)} players, {chance}")
     click.echo(f"Welcome mails written to {m.config.outbox}/")
 
 
@@ -305,26 +312,26 @@ def status(name: str, config_path: Path | None) -> None:
     from pbem.reports import when
 
     info = _moderator(config_path).status(name)
-    if info["over"]:
+    if info.over:
         click.echo(f"{name} is over.")
         return
-    click.echo(f"{name}, turn {info['turn']}: deadline {when(info['deadline'])}"
-               + (" (paused: `pbem resume` starts it again)" if info.get("paused") else ""))
-    for p in info["players"]:
-        got = f"orders in ({when(p['orders'])})" if p["orders"] else (
-            "standing orders" if p.get("standing") else "no orders yet" if p["to_move"] else "has no move this turn")
-        if p.get("away"):
+    click.echo(f"{name}, turn {info.turn}: deadline {when(info.deadline)}"
+               + (" (paused: `pbem resume` starts it again)" if info.paused else ""))
+    for p in info.players:
+        got = f"orders in ({when(p.orders)})" if p.orders else (
+            "standing orders" if p.standing else "no orders yet" if p.to_move else "has no move this turn")
+        if p.away:
             got += ", on vacation"
-        click.echo(f"  {p['name']:<12} {p['email']:<28} {got}")
-    waiting = sum(1 for p in info["players"] if not p["orders"])
-    click.echo(f"{len(info['players']) - waiting} of {len(info['players'])} sheets in")
-    for p in info["players"]:
-        if p.get("bouncing"):
-            click.echo(f"  mail to {p['name']} <{p['email']}> bounces: {p['bouncing']}")
-    if info["pending"]:
-        click.echo(_pending_warning(info["pending"]))
-    if info["strangers"]:
-        click.echo(f"{info['strangers']} mails from addresses that play no game here in the last 7 days "
+        click.echo(f"  {p.name:<12} {p.email:<28} {got}")
+    waiting = sum(1 for p in info.players if not p.orders)
+    click.echo(f"{len(info.players) - waiting} of {len(info.players)} sheets in")
+    for p in info.players:
+        if p.bouncing:
+            click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")
+    if info.pending:
+        click.echo(_pending_warning(info.pending))
+    if info.strangers:
+        click.echo(f"{info.strangers} mails from addresses that play no game here in the last 7 days "
                    "(kept, not answered)")
 
 
@@ -358,8 +365,8 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
     presenter = summary.engine.presenter
     head = "Preview of" if preview else "Resolved"
     click.echo(f"{head} {name} turn {summary.turn}:")
-    for slot in summary.slots:
-        for line in presenter.resolution_lines(slot, private=True):
+    for resolution in summary.resolutions:
+        for line in presenter.resolution_lines(resolution, private=True):
             click.echo(f"  {line}")
     click.echo("Position:")
     for line in presenter.position_lines(summary.engine.view(summary.state, Viewer.gm())):
@@ -417,16 +424,16 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
     game, _, state = m.game_state(name, turn)
     engine = m.engine(game)
     public = Viewer.public()
-    slots: list[Any] = []
+    resolutions: list[Any] = []
     now = engine.turn(state)
     if now > 1:
         _, _, record = m.turn_record(name, now - 1)
-        slots = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
+        resolutions = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
     if not output.parent.is_dir():
         raise click.ClickException(f"{output}: the folder {output.parent} does not exist; create it first")
-    picture = engine.presenter.picture(engine.view(state, public), slots,
+    picture = engine.presenter.picture(engine.view(state, public), resolutions,
                                        title=f"{game.name} — turn {now} to play", subtitle="")
     output.write_bytes(picture.svg.encode() if output.suffix.lower() == ".svg" else picture.png)
     click.echo(f"Wrote {output}")
@@ -446,7 +453,7 @@ def history(name: str, config_path: Path | None) -> None:
     game, players, turns = m.history(name)
     engine = m.engine(game)
     public = Viewer.public()
-    click.echo(f"{game.name}: {game.game} ({game.rules}), seed {game.seed}, players "
+    click.echo(f"{game.name}: {game.game} ({game.rules}), players "  # no seed: it is the key to every draw to come
                + ", ".join(f"{p.name} <{p.email}>" for p in players))
     if not turns:
         click.echo("No turn resolved yet.")
@@ -484,7 +491,7 @@ def archive(directory: Path, games: tuple[str, ...], hold: tuple[str, ...], conf
 
     While a game runs its pages show only public facts; once it is over, everything.
 
-    Example: pbem archive ~/public_html/hare race-7
+    Example: pbem archive ~/public_html/games race-7
     """
     from pbem.archive import Settings, build_archive
 
@@ -555,12 +562,12 @@ def games(config_path: Path | None) -> None:
     if not rows:
         click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
     for g in rows:
-        if g["over"]:
-            state = f"over{': ' + g['result'] if g['result'] else ''}"
+        if g.over:
+            state = f"over{': ' + g.result if g.result else ''}"
         else:
-            state = f"turn {g['turn']}, " + ("paused" if g["paused"] else f"deadline {when(g['deadline'])}")
-            state += f"; missing: {', '.join(g['missing'])}" if g["missing"] else "; every sheet is in"
-        click.echo(f"{g['game']:<16} {g['plays']} ({g['ruleset']})  {state}")
+            state = f"turn {g.turn}, " + ("paused" if g.paused else f"deadline {when(g.deadline)}")
+            state += f"; missing: {', '.join(g.missing)}" if g.missing else "; every sheet is in"
+        click.echo(f"{g.name:<16} {g.kind} ({g.ruleset})  {state}")
 
 
 @main.command()
@@ -650,10 +657,11 @@ def rollback(name: str, config_path: Path | None) -> None:
 @click.option("--reason", required=True, help="Why: shown in the history and the next report.")
 @config_option
 def edit(name: str, seat: str, changes: tuple[str, ...], reason: str, config_path: Path | None) -> None:
-    """Set values of a seat (what the game takes: Hare & Tortoise's square, carrots, lettuces,
-    must, skip, place). Every edit is recorded and told in the next report.
+    """Set values of a seat: the KEYs its game takes (a key it does not take is refused with the
+    list of those it does; the README gives each game's). Every edit is recorded and told in the
+    next report.
 
-    Example: pbem edit race-7 Ann carrots=40 square=12 --reason "turn 3 was resolved with a wrong sheet"
+    Example: pbem edit race-7 Ann KEY=VALUE --reason "turn 3 was resolved with a wrong sheet"
     """
     m = _moderator(config_path)
     state = m.edit(name, seat, changes, reason)

@@ -67,6 +67,16 @@ def parse_moment(text: str) -> datetime:
         raise PbemError(f"{text!r} is outside the calendar pbem can count in (years 1 to 9999)") from None
 
 
+def utc(moment: datetime) -> datetime:
+    """`moment` with its zone: a database column may drop it (SQLite does), and pbem keeps UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def show_utc(moment: datetime | None) -> str:
+    """A moment as the GM's tools write it."""
+    return "none set" if moment is None else utc(moment).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def now() -> datetime:
     pinned = os.environ.get("PBEM_NOW")
     if pinned:

@@ -55,7 +55,7 @@ before = ["48h", "6h"]
 # [archive]
 # dir = "site"
 # hold_orders = ["race-7"]   # games whose orders stay hidden until they end ("*": every game)
-# url = "https://example.org/hare/"   # where the site is published (absolute links in the feeds)
+# url = "https://example.org/games/"   # where the site is published (absolute links in the feeds)
 
 # Real mail: uncomment to fetch orders over IMAP and send mail over SMTP.
 # Instead of password, a table may name where the password is kept: exactly one of
@@ -178,7 +178,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
              "from": Key("string", 'from = "gm@example.org"')},
     "archive": {"dir": Key("string", 'dir = "site"'),
                 "hold_orders": Key("strings", 'hold_orders = ["race-7"]'),
-                "url": Key("string", 'url = "https://example.org/hare/"')},
+                "url": Key("string", 'url = "https://example.org/games/"')},
 }
 """Every table and key pbem.toml may have; anything else is a mistake pbem names."""
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
+from pbem.games import default_game
 from pbem.games.base import Viewer
+from pbem.games.chance import Generator
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.resources import data_dir
@@ -51,8 +53,9 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
     m.store.create()
     players = [PlayerSpec(p["name"], p.get("email", ""), p.get("secret"), p.get("timezone", "UTC"), p.get("team"),
                           p.get("bot")) for p in spec["players"]]
-    m.new_game(spec["name"], game=spec.get("game", "hare-tortoise"), rules=spec.get("rules"), players=players,
-               seed=int(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()))
+    m.new_game(spec["name"], game=spec.get("game") or default_game().info.name, rules=spec.get("rules"), players=players,
+               seed=str(spec["seed"]), deadline=spec.get("deadline", "7d"), options=spec.get("options", ()),
+               generator=Generator(spec.get("chance", Generator.KEYED)))
     echo(f"Game {spec['name']} created in {directory} with {len(players)} players: welcome mails in {config.outbox}/")
     for turn_dir in turns:
         for action in spec.get("actions", ()):
@@ -74,16 +77,16 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             done = game.turn - 1
             record = m.turn_record(spec["name"], done)[2]
             engine = m.engine(game)
-            slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+            resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
             echo(f"Turn {done} resolved on receipt")
         else:
             clock.moment = latest + timedelta(hours=2)
             summary = m.resolve(spec["name"])
             echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
             game, _, state = m.game_state(spec["name"])
-            engine, done, slots = summary.engine, summary.turn, list(summary.slots)
+            engine, done, resolutions = summary.engine, summary.turn, list(summary.resolutions)
         public = Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(s, public) for s in slots],
+        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(r, public) for r in resolutions],
                                            title=f"{spec['name']} — after turn {done}", subtitle="")
         (directory / f"board-turn-{done}.png").write_bytes(picture.png)
         if engine.is_over(state):

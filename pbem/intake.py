@@ -28,7 +28,7 @@ from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import game_chance
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
@@ -78,7 +78,7 @@ class Deps:
     store: Store
     now: Callable[[], datetime]
     find_game: Callable[[str], AnyGame]
-    mailer: Mailer
+    mailer: Mailer[Session]
     deliver: Callable[[], int]
     policy: Policy = field(default_factory=Policy)
 
@@ -433,13 +433,13 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
         return
     engine = m.engine(it.game)
     after = engine.load_state(json.loads(record.after))
-    slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+    resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
     resolved = record.resolved_at if record.resolved_at.tzinfo else record.resolved_at.replace(tzinfo=timezone.utc)
     notes = commands.gm_notes(m.store, session, it.game, record.turn)
     common: dict[str, Any] = dict(turn=record.turn, resolved=resolved, deadline=record.deadline,
                                   correction=record.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
     parts: list[ReportParts] = []
-    m.mailer.reports(it.game, engine, it.players, after, slots, parts=parts, **common)
+    m.mailer.reports(it.game, engine, it.players, after, resolutions, parts=parts, **common)
     if not parts:
         return  # no report for this seat (a computer player's)
     it.report = parts[0]
@@ -472,7 +472,7 @@ def _press(m: Deps, session: Session, it: Intake) -> None:
 
 
 def preview(m: Deps, session: Session, it: Intake) -> None:
-    """PREVIEW: the sheet is read and told slot by slot, on the current position, and not stored."""
+    """PREVIEW: the sheet is read and told order by order, on the current position, and not stored."""
     if "PREVIEW" not in it.sheet.commands:
         return
     assert it.game is not None and it.player is not None and it.parsed is not None
@@ -509,7 +509,7 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
             f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}: your next report says when "
             "you move again."])
         return
-    chance = SeededChance(f"{it.game.seed}/suggest/{it.player.seat}", it.game.turn)
+    chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
     text = advisor.write(game.view(state, Viewer(it.player.seat)), chance)
     lines = [line for line in text.splitlines() if line.strip()]
     template = sheet_template(it.game.name, it.game.turn, reply_token(it.player.secret, it.game.name, it.game.turn),

@@ -3,7 +3,9 @@
 The mailer knows no game: it asks the game for a view of the state for the reader, the
 resolutions redacted for them, and its presenter for the parts; it adds the envelope (game,
 turn, reader, deadline in UTC and the reader's zone, the moderator, the reply template) and
-queues the mail in the caller's transaction.
+queues the mail in the caller's transaction. It knows no store either: it reads a game and a
+player through the small protocols below (the store's rows have their fields) and queues
+through a `MailQueue`.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
-
-from sqlmodel import Session
+from typing import Any, Generic, Protocol, TypeVar
 
 from pbem.config import Config
 from pbem.games import AnyGame
@@ -22,9 +22,41 @@ from pbem.games.present import Part, Reader
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
 from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
+from pbem.mail.kinds import MailKind
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
-from pbem.store import GameRow, MailKind, MailRow, PlayerRow, Store
 from pbem.tokens import reply_token
+
+
+class GameContext(Protocol):
+    """What the mailer reads of a game."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def deadline(self) -> datetime | None: ...
+
+
+class PlayerContext(Protocol):
+    """What the mailer reads of a player (a seat's holder)."""
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def email(self) -> str: ...  # "" for a computer player
+    @property
+    def secret(self) -> str: ...
+    @property
+    def timezone(self) -> str: ...
+    @property
+    def bot(self) -> str: ...  # a computer player's level, "" for a person
 
 
 @dataclass(frozen=True)
@@ -67,7 +99,22 @@ class Outgoing:
     raw: bytes
 
 
-def reader_of(player: PlayerRow | None) -> Reader:
+#: a transaction of the queue (the store's session): the mailer only hands it on
+Tx = TypeVar("Tx")
+Tx_contra = TypeVar("Tx_contra", contravariant=True)
+
+
+class MailQueue(Protocol[Tx_contra]):
+    """Where mails wait to be sent, written in the caller's transaction."""
+
+    def put(self, tx: Tx_contra, game_id: int | None, turn: int | None, mails: Sequence[Outgoing], at: datetime) -> None: ...
+
+    def replies_since(self, tx: Tx_contra, address: str, since: datetime) -> int:
+        """Automatic replies queued to `address` since `since`."""
+        ...
+
+
+def reader_of(player: PlayerContext | None) -> Reader:
     if player is None:
         return Reader(Viewer.gm(), "GM", ())
     return Reader(Viewer(player.seat), player.name, (player.seat,))
@@ -80,30 +127,27 @@ def sheet_template(game: str, turn: int, secret: str, lines: Sequence[str]) -> s
     return "\n".join([f"GAME {game}", f"TURN {turn}", f"SECRET {secret}", *lines])
 
 
-class Mailer:
+class Mailer(Generic[Tx]):
     """Builds and queues every outgoing mail of the moderator."""
 
-    def __init__(self, config: Config, store: Store, now: Callable[[], datetime]) -> None:
+    def __init__(self, config: Config, outbox: MailQueue[Tx], now: Callable[[], datetime]) -> None:
         self.config = config
-        self.store = store
+        self.outbox = outbox
         self.now = now
         self.domain = config.address.partition("@")[2] or "pbem.invalid"
 
     # queueing --------------------------------------------------------------------------------
-    def queue(self, session: Session, game: GameRow | None, turn: int | None, *mails: Outgoing) -> None:
-        """Queue `mails` in the session's transaction (written in two statements however many)."""
-        at = self.now()
-        self.store.queue_mails(session, [(MailRow(message_id=mail.msg_id, game_id=game.id if game else None,
-                                                  turn=turn, kind=mail.kind, recipient=mail.to, subject=mail.subject,
-                                                  created_at=at), mail.raw) for mail in mails])
+    def queue(self, session: Tx, game: GameContext | None, turn: int | None, *mails: Outgoing) -> None:
+        """Queue `mails` in the session's transaction."""
+        self.outbox.put(session, game.id if game else None, turn, mails, self.now())
 
-    def may_reply(self, session: Session, address: str) -> bool:
+    def may_reply(self, session: Tx, address: str) -> bool:
         """Automatic replies to one address are rate-limited, so that no mail loop can start. An
         address with non-ASCII characters (RFC 6532) gets none: few servers would carry it."""
         if not address.isascii() or "@" not in address:
             return False
         since = self.now() - timedelta(hours=1)
-        return self.store.replies_since(session, address, since) < self.config.max_replies_per_hour
+        return self.outbox.replies_since(session, address, since) < self.config.max_replies_per_hour
 
     def _compose(self, *, to: str, to_name: str, subject: str, text: str, html: str | None = None,
                  pictures: Sequence[Picture] = (), date: datetime, msg_id: str, in_reply_to: str | None = None,
@@ -117,7 +161,7 @@ class Mailer:
                        subject=subject, text=text, html=html, pictures=pictures, date=date, msg_id=msg_id,
                        in_reply_to=in_reply_to, auto_submitted=auto_submitted, calendar=calendar)
 
-    def _envelope(self, game: GameRow, engine: AnyGame, turn: int, reader: Reader, player: PlayerRow | None,
+    def _envelope(self, game: GameContext, engine: AnyGame, turn: int, reader: Reader, player: PlayerContext | None,
                   view: Any, deadline: datetime | None, *, master: bool = False, **extra: Any) -> Envelope:
         """The envelope; the template carries the reply token of its turn (the master secret only
         in the welcome mail)."""
@@ -134,7 +178,7 @@ class Mailer:
         )
 
     # the mails -------------------------------------------------------------------------------
-    def welcome(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, at: datetime,
+    def welcome(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, at: datetime,
                 key: object = None) -> Outgoing:
         """The welcome mail with the master secret; `key` makes a replacement's its own mail."""
         reader = reader_of(player)
@@ -149,7 +193,7 @@ class Mailer:
                             due=(game.name, engine.turn(state), game.deadline))
         return Outgoing(MailKind.WELCOME, player.email, msg_id, subject, raw)
 
-    def acknowledgement(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, parsed: Parsed[Any],
+    def acknowledgement(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, parsed: Parsed[Any],
                         echo: Sequence[Echo], *, replaced: str, message: int, original: str | None,
                         warnings: Sequence[str] = (), standing: bool = False) -> Outgoing:
         reader = reader_of(player)
@@ -181,7 +225,7 @@ class Mailer:
                             msg_id=msg_id, in_reply_to=original or None, auto_submitted="auto-replied")
         return Outgoing(MailKind.REFUSAL, to, msg_id, title, raw)
 
-    def reports(self, game: GameRow, engine: AnyGame, players: Sequence[PlayerRow], after: Any,
+    def reports(self, game: GameContext, engine: AnyGame, players: Sequence[PlayerContext], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
                 deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
                 again: object = None, only: int | None = None,
@@ -234,7 +278,7 @@ class Mailer:
             out.append(Outgoing(kind, to, msg_id, subject, raw))
         return out
 
-    def secret_mail(self, game: GameRow, player: PlayerRow, *, why: str, message: object) -> Outgoing:
+    def secret_mail(self, game: GameContext, player: PlayerContext, *, why: str, message: object) -> Outgoing:
         """The player's master secret, to their own address only."""
         subject = f"Your secret for {game.name}"
         msg_id = message_id(game.name, "secret", player.name, message, domain=self.domain)
@@ -253,7 +297,7 @@ class Mailer:
                             text=text + f"\n\n-- pbem ({self.config.address})\n", date=self.now(), msg_id=msg_id)
         return Outgoing(MailKind.GM_ALERT, self.config.address, msg_id, subject[:200], raw)
 
-    def bounce_alert(self, player: PlayerRow, address: str, why: str, key: object = "") -> Outgoing:
+    def bounce_alert(self, player: PlayerContext, address: str, why: str, key: object = "") -> Outgoing:
         return self.gm_alert(
             key=("bounce", player.game_id, player.name, key or why[:40]),
             subject=f"Mail to {player.name} ({address}) bounced",
@@ -261,7 +305,7 @@ class Mailer:
                   "The player gets no reports until the address works. Ask them for a working address, "
                   "or replace the player."))
 
-    def reminder(self, game: GameRow, engine: AnyGame, state: Any, player: PlayerRow, deadline: datetime,
+    def reminder(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, deadline: datetime,
                  span: timedelta) -> Outgoing:
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
@@ -274,7 +318,7 @@ class Mailer:
         return Outgoing(MailKind.REMINDER, player.email, msg_id, subject, raw)
 
 
-    def answer(self, game: GameRow, player: PlayerRow, *, command: str, opening: str, lines: Sequence[str],
+    def answer(self, game: GameContext, player: PlayerContext, *, command: str, opening: str, lines: Sequence[str],
                key: object, original: str | None = None, deadline: datetime | None = None,
                kind: MailKind = MailKind.ANSWER, date: datetime | None = None) -> Outgoing:
         """The answer to a player's mail command, or the GM's news to one player (kind NOTICE),
@@ -288,7 +332,7 @@ class Mailer:
                             due=(game.name, game.turn, deadline) if deadline is not None else None)
         return Outgoing(kind, player.email, msg_id, subject, raw)
 
-    def answers(self, game: GameRow, player: PlayerRow, answers: Sequence[Answer], *, key: object,
+    def answers(self, game: GameContext, player: PlayerContext, answers: Sequence[Answer], *, key: object,
                 original: str | None, deadline: datetime | None = None, report: ReportParts | None = None,
                 orders: Sequence[str] = ()) -> Outgoing:
         """The one answer to one mail: every command it held answered in turn, a report sent again
@@ -306,7 +350,7 @@ class Mailer:
                             due=(game.name, game.turn, deadline) if deadline is not None else None)
         return Outgoing(MailKind.ANSWER, player.email, msg_id, subject, raw)
 
-    def press(self, game: GameRow, author: PlayerRow, reader: PlayerRow, text: str, key: object) -> Outgoing:
+    def press(self, game: GameContext, author: PlayerContext, reader: PlayerContext, text: str, key: object) -> Outgoing:
         """A player's PRESS, relayed to another player of the game (never to anyone else)."""
         ctx = AnswerContext(reader=reader.name, opening=f"a message from {author.name} to every player of {game.name}:",
                             lines=tuple(f"  {line}" for line in text.splitlines()), moderator=self.config.address)

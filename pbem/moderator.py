@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets as secrets_module
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -13,31 +12,31 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from pbem import bots, clock, commands
+from pbem import bots, clock, commands, toolbox
+from pbem.clock import show_utc as _show
+from pbem.clock import utc as _aware
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame, find_game
-from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.base import SeatSpec, Setup
+from pbem.games.chance import Generator, Seeding, game_chance, new_seed
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, IntakeResult, Policy, ingest, run_pipeline
 from pbem.mail.outbox import eml_name, write_emls
 from pbem.mail.sender import validate_address
 from pbem.mailer import GmNote, Mailer, Outgoing
+from pbem.postbox import Postbox
 from pbem.store import (
-    EventKind,
     EventRow,
     GameRow,
-    MailKind,
     MessageRow,
     MessageStatus,
     PlayerRow,
     Store,
     TurnRow,
-    UndoneTurnRow,
 )
-from pbem.tokens import check_secret, new_secret
+from pbem.tokens import new_secret
 
 #: outgoing mails written to the outbox folder per batch (about 60 kB each with a picture)
 DELIVER_BATCH = 200
@@ -59,7 +58,7 @@ class TurnSummary:
     turn: int
     resolved_at: datetime
     state: Any
-    slots: tuple[Any, ...]
+    resolutions: tuple[Any, ...]
     mails: int
     preview: bool
     engine: AnyGame
@@ -78,7 +77,7 @@ class Moderator:
         self.store = store or Store(config.database_url)
         # Every moment pbem keeps is UTC: a database column may drop the zone (SQLite does).
         self._clock = now
-        self.mailer = Mailer(config, self.store, self.now)
+        self.mailer = Mailer(config, Postbox(self.store), self.now)
         policy = Policy(address=config.address, max_bytes=config.max_mail_bytes,
                         reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
                         authserv_id=config.authserv_id, vacation_days=config.vacation_days,
@@ -109,8 +108,12 @@ class Moderator:
         return self.engine(game).load_state(self.loads(game.state if text is None else text))
 
     # games -----------------------------------------------------------------------------------
-    def new_game(self, name: str, *, game: str, rules: str | None, players: Sequence[PlayerSpec], seed: int | None,
-                 deadline: str | None, early: bool = False, options: Sequence[str] = ()) -> GameRow:
+    def new_game(self, name: str, *, game: str, rules: str | None, players: Sequence[PlayerSpec], seed: str | int | None,
+                 deadline: str | None, early: bool = False, options: Sequence[str] = (),
+                 generator: Generator = Generator.KEYED) -> GameRow:
+        """Start a game. `seed` None draws a secret one; a given seed (its text is the key) is for
+        games that must come out the same again, e.g. tests: whoever knows or guesses it knows every draw.
+        `generator` LEGACY plays the chance of games made before migration 0010 (sample campaigns)."""
         if not name or not name.isascii() or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
             raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
         engine = find_game(game)
@@ -131,8 +134,10 @@ class Moderator:
             raise PbemError("two players have the same email address; each player needs their own")
         by_name = {p.name: p for p in checked}
         players = [by_name.get(p.name, p) if p.bot is None else p for p in players]
-        seed = secrets_module.randbelow(2**31) if seed is None else seed
-        chance = SeededChance(seed, 0)
+        key = new_seed() if seed is None else str(seed).strip()
+        if not key:
+            raise PbemError("an empty --seed keys nothing; leave it out for a secret random seed")
+        chance = game_chance(Seeding(key, generator), 0, "setup")
         setup = Setup(ruleset.name, tuple(SeatSpec(p.name, p.team, p.bot) for p in players), chosen)
         state = engine.new_state(setup, chance)
         start = self.now()
@@ -141,8 +146,8 @@ class Moderator:
         with self.store.session() as session:
             if self.store.find_game(session, name) is not None:
                 raise PbemError(f"a game called {name!r} exists already; choose another name")
-            row = GameRow(name=name, game=engine.info.name, rules=ruleset.name, seed=seed,
-                          state=self.dumps(engine.dump_state(state)), deadline=due,
+            row = GameRow(name=name, game=engine.info.name, rules=ruleset.name, seed=key,
+                          generator=generator, state=self.dumps(engine.dump_state(state)), deadline=due,
                           schedule=schedule.text if schedule else "", early=early, created_at=start,
                           options=self.dumps(list(chosen)), setup_chance=self.dumps([d.to_json() for d in chance.drawn]))
             session.add(row)
@@ -172,30 +177,6 @@ class Moderator:
             record = self.store.turn(session, game.id, turn)
             assert record is not None
             return game, players, self.state(game, record.before)
-
-    def status(self, name: str) -> dict[str, Any]:
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            players = self.store.players(session, game.id)
-            sheets = self.store.current_sheets(session, game.id, game.turn)
-            due = set(self.engine(game).to_move(self.state(game)))
-            return {
-                "game": game.name,
-                "turn": game.turn,
-                "over": game.over,
-                "deadline": game.deadline,
-                "paused": game.paused,
-                "players": [
-                    {"name": p.name, "email": p.email, "bot": p.bot or None, "to_move": p.seat in due,
-                     "bouncing": p.bouncing, "orders": sheets[p.id].received_at if p.id in sheets else None,
-                     "standing": p.id not in sheets and self.store.standing_sheet(session, p, game.turn) is not None,
-                     "away": commands.is_away(p, self.now())}
-                    for p in players
-                ],
-                "pending": self.store.pending_messages(session),
-                "strangers": self.store.strangers_since(session, self.now() - timedelta(days=7)),
-            }
 
     # intake ----------------------------------------------------------------------------------
     def ingest(self, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
@@ -284,7 +265,7 @@ class Moderator:
                     texts[p.name] = standing.text if standing is not None else None
             if preview:  # what the computer players would write; nothing is stored
                 for p in bots.due_seats(engine, before, players, set(sheet_rows)):
-                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game.seed)
+                    texts[p.name] = bots.write_sheet(engine, before, p.seat, p.bot, game)
             orders = {}
             for p in players:
                 text = texts[p.name]
@@ -294,7 +275,7 @@ class Moderator:
                     default = engine.default_orders(before, p.seat)
                     if default is not None:
                         orders[p.seat] = default
-            chance = SeededChance(game.seed, game.turn)
+            chance = game_chance(game, game.turn)
             outcome = engine.resolve(before, orders, chance)
             after = outcome.state
             if preview:
@@ -362,11 +343,11 @@ class Moderator:
         """Every mail of a stored turn: the same bytes each time."""
         engine = self.engine(game)
         after = self.state(game, record.after)
-        slots = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+        resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
         if notes is None:
             with self.store.session() as session:
                 notes = self._notes(session, game, record.turn)
-        return self.mailer.reports(game, engine, players, after, slots, turn=record.turn,
+        return self.mailer.reports(game, engine, players, after, resolutions, turn=record.turn,
                                    resolved=_aware(record.resolved_at), deadline=record.deadline,
                                    correction=record.correction, notes=notes)
 
@@ -380,54 +361,6 @@ class Moderator:
             assert game.id is not None
             return game, self.store.players(session, game.id), self.store.turns(session, game.id)
 
-    def enter_sheet(self, name: str, seat: str, text: str) -> IntakeResult:
-        """The GM enters a sheet for a seat (after a rollback, or for a player who sent it another
-        way): it goes through the same parsing, checks and acknowledgement as a mailed sheet, and
-        replaces the seat's sheet in force."""
-        from pbem.intake import GM_SOURCE
-
-        if len(text) > 200_000:
-            raise PbemError("a sheet of more than 200,000 characters is no sheet; check the file")
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            players = self.store.players(session, game.id)
-            row = next((p for p in players if p.name.lower() == seat.lower()), None)
-            if row is None:
-                raise PbemError(f"{name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
-            stamp = self.now().strftime("%Y%m%d%H%M%S%f")
-            message = MessageRow(message_id=f"<gm.{game.name}.{game.turn}.{row.seat}.{stamp}@pbem.invalid>",
-                                 raw=f"GAME {game.name}\nTURN {game.turn}\n{text}".encode(), source=GM_SOURCE,
-                                 received_at=self.now(), sender="", subject=f"{row.name} (entered by the GM)",
-                                 game_id=game.id, player_id=row.id)
-        stored = self.store.add_message(message)
-        if stored is None:
-            raise PbemError("that sheet was entered a moment ago; try again")
-        return run_pipeline(self.intake, stored)
-
-    def change_secret(self, name: str, player: str, secret: str | None = None) -> PlayerRow:
-        """Give a player a new secret (or the one given) and mail it to them."""
-        problem = check_secret(secret) if secret is not None else None
-        if problem is not None:
-            raise PbemError(f"{problem}; leave --set out for a random one")
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            players = self.store.players(session, game.id)
-            row = next((p for p in players if p.name.lower() == player.lower()), None)
-            if row is None:
-                raise PbemError(f"{name} has no player {player!r}; its players: {', '.join(p.name for p in players)}")
-            if not row.email:
-                raise PbemError(f"{row.name} is a computer player: it has no secret to change")
-            row.secret = secret or new_secret()
-            session.add(row)
-            self.mailer.queue(session, game, game.turn, self.mailer.secret_mail(
-                game, row, why="the GM gave you a new one", message=_once(self.now())))
-            session.flush()
-            session.expunge(row)
-        self.deliver()
-        return row
-
     def turn_record(self, name: str, turn: int) -> tuple[GameRow, list[PlayerRow], TurnRow]:
         with self.store.session() as session:
             game = self.store.game(session, name)
@@ -437,280 +370,49 @@ class Moderator:
                 raise PbemError(f"turn {turn} of {name} has not been resolved")
             return game, self.store.players(session, game.id), record
 
-    # the GM's toolbox --------------------------------------------------------------------------
-    def games(self) -> list[dict[str, Any]]:
-        """Every game: what is played, the turn, the deadline, and whose orders are missing."""
-        out = []
-        with self.store.session() as session:
-            for game in self.store.games(session):
-                assert game.id is not None
-                players = self.store.players(session, game.id)
-                engine = self.engine(game)
-                state = self.state(game)
-                sent = commands.sent_seats(self.store, session, game, players)
-                due = set(engine.to_move(state)) if not game.over else set()
-                missing = [p.name for p in players if p.seat in due and p.seat not in sent and not p.bot]
-                out.append({"game": game.name, "plays": engine.info.name, "ruleset": game.rules, "turn": game.turn,
-                            "deadline": game.deadline, "paused": game.paused, "over": game.over,
-                            "result": game.result, "missing": missing})
-        return out
+    # the GM's toolbox (pbem/toolbox.py) --------------------------------------------------------
+    def status(self, name: str) -> toolbox.GameStatus:
+        return toolbox.status(self, name)
 
-    def _seat(self, players: Sequence[PlayerRow], game: GameRow, seat: str) -> PlayerRow:
-        row = next((p for p in players if p.name.lower() == seat.lower()), None)
-        if row is None:
-            raise PbemError(f"{game.name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
-        return row
+    def enter_sheet(self, name: str, seat: str, text: str) -> IntakeResult:
+        return toolbox.enter_sheet(self, name, seat, text)
 
-    def _event(self, session: Session, game: GameRow, kind: EventKind, text: str, seat: int | None = None) -> int:
-        """Record a GM's action; its id tells apart the mails the action sends (two actions in one
-        turn, or in one second, are two sets of mail)."""
-        assert game.id is not None
-        row = EventRow(game_id=game.id, turn=game.turn, kind=kind, seat=seat, text=text, created_at=self.now())
-        session.add(row)
-        session.flush()
-        assert row.id is not None
-        return row.id
+    def change_secret(self, name: str, player: str, secret: str | None = None) -> PlayerRow:
+        return toolbox.change_secret(self, name, player, secret)
 
-    def _tell(self, session: Session, game: GameRow, players: Sequence[PlayerRow], what: str, opening: str,
-              lines: Sequence[str], *, event: int, deadline: bool = False) -> int:
-        """A notice from the GM (of the action recorded as `event`) to every player who reads mail
-        (with the deadline as .ics)."""
-        key = f"{what}-e{event}"
-        count = 0
-        for p in players:
-            if not p.email:
-                continue
-            self.mailer.queue(session, game, game.turn, self.mailer.answer(
-                game, p, command=what, opening=opening, lines=lines, key=key, kind=MailKind.NOTICE,
-                deadline=game.deadline if deadline else None))
-            count += 1
-        return count
+    def games(self) -> list[toolbox.GameListing]:
+        return toolbox.games(self)
 
     def replace_player(self, name: str, seat: str, *, email: str | None = None, bot: str | None = None,
                        secret: str | None = None) -> PlayerRow:
-        """A new person (new secret, a welcome with the story so far, the deadline extended to at
-        least the takeover span) or a computer player takes over a seat; earlier missed turns stay
-        the earlier player's."""
-        if (email is None) == (bot is None):
-            raise PbemError("give either --email ADDRESS (a new person) or --bot LEVEL (a computer player)")
-        address = validate_address(email) if email is not None else ""
-        bot = bot.strip().lower() if bot is not None else None
-        problem = check_secret(secret) if secret is not None else None
-        if problem is not None:
-            raise PbemError(f"{problem}; leave --secret out for a random one")
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if game.over:
-                raise PbemError(f"{name} is over; there is no seat to take over")
-            if bot is not None:
-                bots.check_level(self.engine(game), bot)
-            players = self.store.players(session, game.id)
-            row = self._seat(players, game, seat)
-            if address and any(p.email == address.lower() for p in players if p.id != row.id):
-                raise PbemError(f"{address} already plays another seat of {name}")
-            before = f"{row.email or 'a computer player'}"
-            row.email, row.bot = address.lower(), bot or ""
-            row.secret, row.since_turn, row.timezone = secret or new_secret(), game.turn, "UTC"
-            row.bouncing, row.away, row.vacation_days = "", "", 0
-            assert row.id is not None
-            self.store.retire_sheets(session, row.id, game.turn)  # the earlier player's orders are not the newcomer's
-            session.add(row)
-            who = f"<{address}>" if address else f"a computer player ({bot})"
-            text = f"{row.name} is now played by a new player, from turn {game.turn}"
-            event = self._event(session, game, EventKind.REPLACE, f"{row.name} ({before}) handed to {who} from turn {game.turn}"
-                        f"\n{text}", row.seat)
-            minimum = self.now() + clock.require_span(self.config.takeover, "takeover")
-            extended = not game.paused and game.deadline is not None and _aware(game.deadline) < minimum
-            if extended:
-                game.deadline = minimum
-                session.add(game)
-            engine = self.engine(game)
-            state = self.state(game)
-            if address:
-                self.mailer.queue(session, game, game.turn,
-                                  self.mailer.welcome(game, engine, state, row, self.now(), key=f"e{event}"))
-                turns = self.store.turns(session, game.id)
-                story = commands.history_lines(engine, players, turns, row.seat)
-                story += ["", "The position now:", *(f"  {x}" for x in engine.presenter.position_lines(
-                    engine.view(state, Viewer(row.seat))))]
-                self.mailer.queue(session, game, game.turn, self.mailer.answer(
-                    game, row, command="the story so far", opening=f"welcome to {game.name}: this is what happened "
-                    "before you took over.", lines=story, key=f"e{event}", kind=MailKind.NOTICE))
-            others = [p for p in players if p.id != row.id]
-            lines = [text + "."]
-            if extended:
-                lines.append(f"The deadline is extended so the newcomer has time: {_show(game.deadline)}.")
-            self._tell(session, game, others, "a new player", f"news of {game.name}:", lines, deadline=extended, event=event)
-            session.flush()
-            session.expunge(row)
-        self.deliver()
-        return row
+        return toolbox.replace_player(self, name, seat, email=email, bot=bot, secret=secret)
 
     def pause(self, name: str) -> GameRow:
-        """Stop the game's deadlines (no turn is due, no reminder goes out); players are told."""
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            if game.over or game.paused:
-                raise PbemError(f"{name} is {'over' if game.over else 'paused already'}; nothing was changed")
-            game.paused = True
-            session.add(game)
-            event = self._event(session, game, EventKind.PAUSE, f"paused; the deadline was {_show(game.deadline)}")
-            assert game.id is not None
-            self._tell(session, game, self.store.players(session, game.id), "paused",
-                       f"the GM has paused {game.name}.",
-                       ["The deadline is stopped; you will be told when the game goes on, with the new deadline.",
-                        "Orders are still taken meanwhile."], event=event)
-        self.deliver()
-        return game
+        return toolbox.pause(self, name)
 
     def resume(self, name: str) -> GameRow:
-        """Start the deadlines again: the current deadline moves on by the time the game was paused."""
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if not game.paused:
-                raise PbemError(f"{name} is not paused; nothing was changed")
-            paused = self.store.events(session, game.id, (EventKind.PAUSE,))
-            since = _aware(paused[-1].created_at) if paused else self.now()
-            if game.deadline is not None:
-                game.deadline = _aware(game.deadline) + (self.now() - since)
-            game.paused = False
-            session.add(game)
-            event = self._event(session, game, EventKind.RESUME, f"resumed; the deadline is {_show(game.deadline)}")
-            self._tell(session, game, self.store.players(session, game.id), "resumed",
-                       f"{game.name} goes on.", [f"Deadline for turn {game.turn}: {_show(game.deadline)}."],
-                       deadline=True, event=event)
-        self.deliver()
-        return game
+        return toolbox.resume(self, name)
 
     def move_deadline(self, name: str, when: str) -> GameRow:
-        """Set the current turn's deadline: a moment (2026-12-01 18:00 Europe/London) or a span from now (3d)."""
-        span = clock.parse_span(when)
-        moment = self.now() + span if span is not None else clock.parse_moment(when)
-        if moment <= self.now():
-            raise PbemError(f"{when!r} is in the past; give a later moment, or a span such as 2d")
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if game.over:
-                raise PbemError(f"{name} is over; it has no deadline")
-            game.deadline = moment
-            session.add(game)
-            event = self._event(session, game, EventKind.DEADLINE, f"deadline moved to {_show(moment)}")
-            self._tell(session, game, self.store.players(session, game.id), "new deadline",
-                       f"the GM has moved the deadline of {game.name} turn {game.turn}.",
-                       [f"New deadline: {_show(moment)}."], deadline=True, event=event)
-        self.deliver()
-        return game
+        return toolbox.move_deadline(self, name, when)
 
     def rollback(self, name: str) -> int:
-        """Undo the last resolved turn: the position before it comes back, its sheets are in force
-        again; the undone turn is kept whole (undone_turn), and its redo's reports say correction."""
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if game.turn <= 1:
-                raise PbemError(f"{name} has no resolved turn to undo")
-            record = self.store.turn(session, game.id, game.turn - 1)
-            assert record is not None
-            session.add(UndoneTurnRow(game_id=game.id, turn=record.turn, correction=record.correction,
-                                      resolved_at=record.resolved_at, undone_at=self.now(), deadline=record.deadline,
-                                      before=record.before, after=record.after, resolutions=record.resolutions,
-                                      sheets=record.sheets, dice=record.dice))
-            session.delete(record)  # moved whole to undone_turn above: the turn number is free to resolve again
-            previous = self.store.turn(session, game.id, record.turn - 1)
-            game.state, game.turn, game.over = record.before, record.turn, False
-            game.deadline = previous.deadline if previous is not None else game.deadline
-            session.add(game)
-            self._event(session, game, EventKind.ROLLBACK, f"turn {record.turn} undone (resolved "
-                        f"{_show(record.resolved_at)}); its sheets are in force again")
-        return record.turn
+        return toolbox.rollback(self, name)
 
     def edit(self, name: str, seat: str, changes: Sequence[str], reason: str) -> Any:
-        """Set values of a seat (KEY=VALUE, as the game takes them), with a reason; every edit is
-        recorded, shown in the history and told in the next report."""
-        if not reason.strip():
-            raise PbemError("give a --reason: every edit is shown to the players")
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            engine = self.engine(game)
-            row = self._seat(self.store.players(session, game.id), game, seat)
-            state = self.state(game)
-            for change in changes:
-                key, sep, value = change.partition("=")
-                if not sep or not key.strip():
-                    raise PbemError(f"{change!r}: write KEY=VALUE with a key the game takes (pbem edit --help)")
-                state = engine.edit(state, row.seat, key.strip(), value.strip())
-                self._event(session, game, EventKind.EDIT,
-                            f"the GM set {row.name}'s {key.strip()} to {value.strip()} ({reason.strip()})"
-                            f"\nthe GM changed {row.name}'s {key.strip()} ({reason.strip()})", row.seat)
-            game.state = self.dumps(engine.dump_state(state))
-            session.add(game)
-        return state
+        return toolbox.edit(self, name, seat, changes, reason)
 
     def end(self, name: str, result: str | None) -> GameRow:
-        """End a game: the GM's result, or abandoned; players are told."""
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if game.over:
-                raise PbemError(f"{name} is over already; nothing was changed")
-            game.over, game.deadline, game.paused = True, None, False
-            game.result = (result or "abandoned").strip()[:500]
-            session.add(game)
-            event = self._event(session, game, EventKind.END, f"ended by the GM: {game.result}")
-            self._tell(session, game, self.store.players(session, game.id), "the end",
-                       f"the GM has ended {game.name}.", [f"Result: {game.result}.", "No more orders are taken."], event=event)
-        self.deliver()
-        return game
+        return toolbox.end(self, name, result)
 
     def resend(self, name: str, seat: str, turn: int | None = None) -> str:
-        """Send a player's report of a turn again (default: the last resolved)."""
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            players = self.store.players(session, game.id)
-            row = self._seat(players, game, seat)
-            if not row.email:
-                raise PbemError(f"{row.name} is a computer player: it reads no mail")
-            wanted = game.turn - 1 if turn is None else turn
-            record = self.store.turn(session, game.id, wanted)
-            if record is None:
-                raise PbemError(f"turn {wanted} of {name} has not been resolved")
-            engine = self.engine(game)
-            mails = self.mailer.reports(game, engine, players, self.state(game, record.after),
-                                        [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
-                                        turn=record.turn, resolved=_aware(record.resolved_at), deadline=record.deadline,
-                                        correction=record.correction, notes=self._notes(session, game, record.turn),
-                                        again=_once(self.now()), only=row.seat)
-            for mail in mails:
-                self.mailer.queue(session, game, game.turn, mail)
-        self.deliver()
-        return row.email
+        return toolbox.resend(self, name, seat, turn)
 
     def set_press(self, name: str, on: bool) -> GameRow:
-        """Let PRESS be relayed in a game, or not; players are told."""
-        with self.store.session() as session:
-            game = self.store.lock_game(session, name)
-            assert game.id is not None
-            if game.press == on:
-                raise PbemError(f"press is {'on' if on else 'off'} in {name} already; nothing was changed")
-            game.press = on
-            session.add(game)
-            event = self._event(session, game, EventKind.PRESS_SWITCH, f"press switched {'on' if on else 'off'}")
-            self._tell(session, game, self.store.players(session, game.id), f"press {'on' if on else 'off'}",
-                       f"news of {game.name}:", ["PRESS messages are relayed to every player again." if on else
-                                                 "The GM has switched press off: PRESS messages are not relayed."], event=event)
-        self.deliver()
-        return game
+        return toolbox.set_press(self, name, on)
 
     def events(self, name: str) -> list[EventRow]:
-        with self.store.session() as session:
-            game = self.store.game(session, name)
-            assert game.id is not None
-            return self.store.events(session, game.id)
+        return toolbox.events(self, name)
 
     # deadlines -------------------------------------------------------------------------------
     def due_games(self) -> list[tuple[str, int]]:
@@ -792,17 +494,3 @@ class Moderator:
             done += self.store.mark_written([(m.id or 0, str(p)) for m, p in zip(claimed, paths, strict=True)],
                                             worker, self.now())
         return done
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
-
-
-def _show(moment: datetime | None) -> str:
-    return "none set" if moment is None else _aware(moment).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _once(moment: datetime) -> str:
-    """A key for a mail the GM asks for by hand: the moment and a random part, so that the same
-    command twice in one second gives two mails, never a clash of Message-IDs."""
-    return f"gm-{int(moment.timestamp())}-{secrets_module.token_hex(4)}"

@@ -40,6 +40,7 @@ try:
 except ImportError:  # not POSIX: SQLite's own busy handler alone
     fcntl = None  # type: ignore[assignment]
 from pbem.errors import PbemError
+from pbem.mail.kinds import MailKind
 
 
 class MessageStatus(enum.StrEnum):
@@ -60,21 +61,6 @@ class MailStatus(enum.StrEnum):
     FAILED = "failed"  # for good: a 5xx answer, a bounce, or days of temporary failures
 
 
-class MailKind(enum.StrEnum):
-    WELCOME = "welcome"
-    ACK = "ack"
-    REFUSAL = "refusal"
-    REPORT = "report"
-    GM_REPORT = "gm-report"
-    REMINDER = "reminder"
-    SECRET = "secret"  # noqa: S105 - the kind of mail that carries a secret, not one
-    GM_ALERT = "gm-alert"
-    ANSWER = "answer"  # the answer to a player's mail command (HELP, STATUS, PREVIEW, ...)
-    PRESS = "press"  # a player's PRESS message, relayed to the other players
-    NOTICE = "notice"  # the GM's news to the players: a pause, a new deadline, the end
-    SUGGESTION = "suggestion"  # the answer to a SUGGEST line
-
-
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
@@ -85,7 +71,11 @@ class GameRow(SQLModel, table=True):
     name: str = Field(index=True, unique=True)
     game: str
     rules: str
-    seed: int
+    # Since migration 0010 the seed is text (64 hex digits for a new game, the decimal number of an
+    # older one) and `generator` names the chance source it keys: "legacy" for the games that
+    # predate it, so they replay as they were (pbem/games/chance.py, `game_chance`).
+    seed: str
+    generator: str = Field(default="hmac-sha256", sa_column_kwargs={"server_default": "legacy"})
     state: str = Field(sa_column=Column(Text, nullable=False))  # JSON of the position before `turn`
     turn: int = 1
     over: bool = False

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pbem.games.badger_bunny import GAME
 from pbem.games.base import SeatSpec, Setup
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.sheet import read_sheet
 
 SEED = 4242
@@ -22,6 +22,7 @@ game = "badger-bunny"
 rules = "basic"
 options = ["tournament"]
 seed = {SEED}
+chance = "legacy"   # its mails were written against the draws of the generator before 0010
 moderator = "gm@pbem.example"
 
 [[players]]
@@ -61,7 +62,7 @@ def mail(sender: int, turn: int, body: str, when: datetime, n: int) -> str:
 
 def main() -> None:
     state = GAME.new_state(Setup("basic", tuple(SeatSpec(p[0]) for p in PLAYERS), ("tournament",)),
-                           SeededChance(SEED, 0))
+                           LegacyChance(SEED, 0))
     when = datetime(2026, 11, 2, 18, 0)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "campaign.toml").write_text(CAMPAIGN, encoding="utf-8")
@@ -79,7 +80,7 @@ def main() -> None:
                                                                   encoding="utf-8")
         when += timedelta(hours=9)
         orders = {s: GAME.parse(state, read_sheet(t), s).orders for s, t in texts.items()}
-        state = GAME.resolve(state, orders, SeededChance(SEED, turn)).state
+        state = GAME.resolve(state, orders, LegacyChance(SEED, turn)).state
         turn += 1
     print(f"{turn - 1} mail turns; champion seat {state.champion}, totals {state.totals}")
 

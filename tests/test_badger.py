@@ -15,7 +15,7 @@ from pbem.games import find_game
 from pbem.games.badger_bunny.cards import Card
 from pbem.games.badger_bunny.state import State
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.sheet import Accepted, Ignored, Rejected, Rejection, read_sheet
 from pbem.moderator import Moderator
 from tests.mailcheck import check_golden, parts_of, report_differences, summary
@@ -131,7 +131,7 @@ def test_the_reports_of_a_turn_draw_the_public_picture_once_and_one_picture_per_
 
 
 def test_the_public_picture_shows_no_hand_even_from_the_gms_view() -> None:
-    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(3, 0))
+    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(3, 0))
     pictures = [GAME.presenter.picture(GAME.view(state, viewer), [], title="t", subtitle="s")
                 for viewer in (Viewer.public(), Viewer.gm(), Viewer(0))]
     assert pictures[0] == pictures[1] == pictures[2]
@@ -176,7 +176,7 @@ def test_the_check_catches_a_picture_that_shows_the_other_hand(campaign: tuple[P
 
 
 def test_welcome_shows_the_hare_his_hand_only() -> None:
-    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(3, 0))
+    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(3, 0))
     hare, tortoise = GAME.view(state, Viewer(0)), GAME.view(state, Viewer(1))
     assert hare.seats[0].hand is not None and len(hare.seats[0].hand) == 8
     assert tortoise.seats[0].hand is None and hare.seats[1].hand is None and tortoise.seats[1].hand == ()
@@ -187,7 +187,7 @@ def test_welcome_shows_the_hare_his_hand_only() -> None:
 
 
 def _echo(text: str, ruleset: str = "basic", options: tuple[str, ...] = ()) -> list[object]:
-    state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), SeededChance(1, 0))
+    state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), LegacyChance(1, 0))
     return list(GAME.parse(state, read_sheet(text), 0).echo)
 
 
@@ -257,13 +257,13 @@ def test_random_races_with_every_deck_option(ruleset: str, options: tuple[str, .
 
     for seed in range(12):
         rng = random.Random(seed)
-        state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), SeededChance(seed, 0))
+        state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), LegacyChance(seed, 0))
         deck = state.deck
         while not GAME.is_over(state):
             assert state.turn < testing.MAX_TURNS
             orders = {s: GAME.parse(state, read_sheet(testing.random_sheet(state, s, rng)), s).orders
                       for s in GAME.may_send(state) if rng.random() < 0.9}
-            outcome = GAME.resolve(state, orders, SeededChance(seed, state.turn))
+            outcome = GAME.resolve(state, orders, LegacyChance(seed, state.turn))
             state = outcome.state
             race = state.race
             held = [*race.aside, *race.hands[0], *race.hands[1], *race.decks[0], *race.decks[1],
@@ -283,7 +283,7 @@ def test_random_races_with_every_deck_option(ruleset: str, options: tuple[str, .
 
 def _positions(ruleset: str, options: tuple[str, ...] = ("tournament",), seed: int = 1) -> list[State]:
     """Positions of a tournament the strong player (seat A) plays against the baseline, one per mail turn."""
-    state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), SeededChance(seed, 0))
+    state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), LegacyChance(seed, 0))
     players = [GAME.bot("strong"), GAME.bot("baseline")]
     out = []
     while not GAME.is_over(state) and len(out) < 400:
@@ -291,9 +291,9 @@ def _positions(ruleset: str, options: tuple[str, ...] = ("tournament",), seed: i
         seat = state.race.act
         player = players[seat]
         assert player is not None
-        text = player.write(GAME.view(state, Viewer(seat)), SeededChance(seed, state.turn))
+        text = player.write(GAME.view(state, Viewer(seat)), LegacyChance(seed, state.turn))
         state = GAME.resolve(state, {seat: GAME.parse(state, read_sheet(text), seat).orders},
-                             SeededChance(seed, state.turn)).state
+                             LegacyChance(seed, state.turn)).state
     return out
 
 
@@ -304,12 +304,12 @@ def test_the_strong_player_writes_the_same_sheet_whatever_the_other_hand_and_the
     player = Strong(playouts=60)
     for k, state in enumerate(_positions(ruleset, ("tournament", "excuse"))[:40:4]):
         me = state.race.act
-        written = player.write(GAME.view(state, Viewer(me)), SeededChance(k, me))
+        written = player.write(GAME.view(state, Viewer(me)), LegacyChance(k, me))
         assert written.startswith(("PLAY ", "PASS"))
         for seed in (1, 2):
             varied, _ = GAME.vary_hidden(state, (), 1 - me, seed)
             assert GAME.view(varied, Viewer(me)) == GAME.view(state, Viewer(me))
-            assert player.write(GAME.view(varied, Viewer(me)), SeededChance(k, me)) == written
+            assert player.write(GAME.view(varied, Viewer(me)), LegacyChance(k, me)) == written
 
 
 def test_the_strong_player_goes_out_with_a_straight_when_it_can() -> None:
@@ -321,19 +321,19 @@ def test_the_strong_player_goes_out_with_a_straight_when_it_can() -> None:
     def cards(*tokens: str) -> tuple[Card, ...]:
         return tuple(card(t) for t in tokens)
 
-    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(1, 0))
+    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(1, 0))
     race = Race(1, 0, (cards("8-WAVES", "6-MOONS", "7-MOONS"), cards("2-SUNS", "3-SUNS")), ((), ()),
                 (cards("5-MOONS"), cards("4-WAVES")), cards(), 0)
     state = replace(state, race=race)
-    text = GAME.bot("strong").write(GAME.view(state, Viewer(0)), SeededChance(1, 1))  # type: ignore[union-attr]
+    text = GAME.bot("strong").write(GAME.view(state, Viewer(0)), LegacyChance(1, 1))  # type: ignore[union-attr]
     assert text == "PLAY 6-MOONS 7-MOONS 8-WAVES"
-    after = GAME.resolve(state, {0: GAME.parse(state, read_sheet(text), 0).orders}, SeededChance(1, 1)).state
+    after = GAME.resolve(state, {0: GAME.parse(state, read_sheet(text), 0).orders}, LegacyChance(1, 1)).state
     assert after.race.over and after.race.winner == 0 and after.race.scores == (2, 0)
 
 
 def test_the_strong_player_waiting_for_the_other_writes_no_line() -> None:
-    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(1, 0))
-    text = GAME.bot("strong").write(GAME.view(state, Viewer(1)), SeededChance(1, 1))  # type: ignore[union-attr]
+    state = GAME.new_state(Setup("basic", (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(1, 0))
+    text = GAME.bot("strong").write(GAME.view(state, Viewer(1)), LegacyChance(1, 1))  # type: ignore[union-attr]
     parsed = GAME.parse(state, read_sheet(text), 1)
     assert parsed.orders.turns == () and parsed.orders.default is None and parsed.echo == ()
 
@@ -378,7 +378,7 @@ def test_the_strong_players_simulator_plays_the_rules_of_the_engine(ruleset: str
     from pbem.games.badger_bunny.orders import parse_text
 
     for seed in range(6):
-        state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), SeededChance(seed, 0))
+        state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), LegacyChance(seed, 0))
         t = playout.table(state.deck.extended, state.deck.excuse)
         r = state.race
         sim = playout.Race([[t.index[c] for c in h] for h in r.hands], [[t.index[c] for c in d] for d in r.decks],

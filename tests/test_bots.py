@@ -14,7 +14,7 @@ from pbem.cli import main
 from pbem.config import load_config
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import GAME
 from pbem.games.hare_tortoise.bots import LEVELS
 from pbem.games.hare_tortoise.state import State
@@ -33,7 +33,7 @@ def run(*args: str) -> Result:
 
 def positions(ruleset: str, turns: int = 12) -> list[State]:
     """Positions of a game the baseline plays against itself, turn by turn."""
-    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES)), SeededChance(5, 0))
+    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES)), LegacyChance(5, 0))
     player = GAME.bot("baseline")
     assert player is not None
     out = []
@@ -41,9 +41,9 @@ def positions(ruleset: str, turns: int = 12) -> list[State]:
         out.append(state)
         orders = {}
         for seat in GAME.to_move(state):
-            text = player.write(GAME.view(state, Viewer(seat)), SeededChance(1, state.turn))
+            text = player.write(GAME.view(state, Viewer(seat)), LegacyChance(1, state.turn))
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
-        state = GAME.resolve(state, orders, SeededChance(5, state.turn)).state
+        state = GAME.resolve(state, orders, LegacyChance(5, state.turn)).state
     return out
 
 
@@ -54,13 +54,13 @@ def test_a_sheet_never_changes_when_only_another_seats_hidden_values_change(rule
     assert player is not None
     for k, state in enumerate(positions(ruleset)[::3]):
         for me in GAME.to_move(state):
-            written = player.write(GAME.view(state, Viewer(me)), SeededChance(k, me))
+            written = player.write(GAME.view(state, Viewer(me)), LegacyChance(k, me))
             for other in range(len(NAMES)):
                 if other == me:
                     continue
                 varied, _ = GAME.vary_hidden(state, (), other, seed=100 * k + other)
                 assert varied.runners[other].carrots != state.runners[other].carrots
-                again = player.write(GAME.view(varied, Viewer(me)), SeededChance(k, me))
+                again = player.write(GAME.view(varied, Viewer(me)), LegacyChance(k, me))
                 assert again == written, f"{level} in seat {me} read seat {other}'s carrots"
 
 
@@ -71,7 +71,7 @@ def test_every_level_writes_sheets_the_game_reads_without_a_rejected_line() -> N
         for state in positions("variable-pig")[:6]:
             for seat in GAME.to_move(state):
                 parsed = GAME.parse(state, read_sheet(player.write(GAME.view(state, Viewer(seat)),
-                                                                   SeededChance(0, 0))), seat)
+                                                                   LegacyChance(0, 0))), seat)
                 assert [e for e in parsed.echo if type(e).__name__ != "Accepted"] == []
 
 
@@ -101,11 +101,11 @@ def test_an_all_computer_game_runs_to_the_end_by_mail(folder: Path, ruleset: str
     m = Moderator(load_config(folder / "pbem.toml"))
     worker = Runner(m)
     for _ in range(400):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
     status = m.status("robots")
-    assert status["over"], f"still racing at turn {status['turn']}"
+    assert status.over, f"still racing at turn {status.turn}"
     game, players, turns = m.history("robots")
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
@@ -131,14 +131,14 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
     out = run("replace", "race", "Bob", "--bot", "strong").output
     assert "Bob of race is now played by a computer player (strong)" in out
     status = m.status("race")
-    assert [(p["name"], p["email"], p["bot"]) for p in status["players"]] == [
+    assert [(p.name, p.email, p.bot) for p in status.players] == [
         ("Ann", "ann@example.org", None), ("Bob", "", "strong")]
     # Bob's address no longer opens the seat, and nothing that was sent is lost
     raw_bob = (b"From: Bob <bob@example.net>\nTo: gm@pbem.example\nSubject: orders\nMessage-ID: <b1@x>\n"
                b"Content-Type: text/plain\n\nGAME race\nSECRET BBB-222\nMOVE: NEXT\n")
     assert m.ingest(raw_bob, "b").status == "refused"
     summary = m.resolve("race", force=True)
-    bob_slots = [s for s in summary.slots if s.name == "Bob"]
+    bob_slots = [s for s in summary.resolutions if s.name == "Bob"]
     assert bob_slots and all(s.order.startswith("MOVE") for s in bob_slots)
     game, players, turns = m.history("race")
     assert [t.turn for t in turns] == [1, 2] and json.loads(turns[1].sheets)["Bob"]
@@ -148,7 +148,7 @@ def test_a_seat_handed_to_a_computer_mid_game_keeps_the_game_going(folder: Path)
     with m.store.session() as session:
         welcome = [r for r in m.store.mails(session) if r.kind == "welcome" and r.recipient == "bob@example.org"]
     assert len(welcome) == 1
-    assert m.status("race")["players"][1]["bot"] is None
+    assert m.status("race").players[1].bot is None
 
 
 def test_suggest_by_mail_answers_with_the_strong_players_sheet(folder: Path) -> None:

@@ -15,7 +15,7 @@ from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.card_race.orders import read_chain, tokens
 from pbem.games.card_race.parse import parse_lines
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.sheet import Accepted, Ignored, Rejected, Rejection, read_sheet
 
 GAME = find_game("card-race")
@@ -141,7 +141,7 @@ def test_the_case_format_fails_as_the_contract_says(tmp_path: Path, extra: str, 
 def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int) -> tuple[object, int, set[int]]:
     rng = random.Random(seed)
     state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:players]), options),
-                           SeededChance(seed, 0))
+                           LegacyChance(seed, 0))
     racers_seen: set[int] = set()
     turns = 0
     bots = [GAME.bot(rng.choice(["baseline", "strong"])) for _ in range(players)]
@@ -151,11 +151,11 @@ def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int) -> tu
         for seat in GAME.to_move(state):
             bot = bots[seat]
             assert bot is not None
-            text = bot.write(GAME.view(state, Viewer(seat)), SeededChance(seed, turns))
+            text = bot.write(GAME.view(state, Viewer(seat)), LegacyChance(seed, turns))
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
         racers_seen.add(len(GAME.to_move(state)))
         before = state
-        outcome = GAME.resolve(state, orders, SeededChance(seed, GAME.turn(state)))
+        outcome = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state)))
         state = outcome.state
         assert GAME.load_state(json.loads(json.dumps(GAME.dump_state(state)))) == state
         for e in outcome.resolutions:
@@ -182,10 +182,10 @@ def test_a_replay_of_the_same_seed_is_the_same_game() -> None:
 
 
 def test_set_up_deals_by_the_contract() -> None:
-    state = GAME.new_state(Setup("standard", tuple(SeatSpec(n) for n in NAMES[:2])), SeededChance(3, 0))
+    state = GAME.new_state(Setup("standard", tuple(SeatSpec(n) for n in NAMES[:2])), LegacyChance(3, 0))
     assert [len(h) for h in state.hands] == [7, 7] and [len(s) for s in state.starts] == [2, 2]
     assert len(state.aside) == 1 and len(state.deck) == 81 - 14 and state.betting and state.first == 0
-    app = GAME.new_state(Setup("apprentice", tuple(SeatSpec(n) for n in NAMES[:3])), SeededChance(3, 0))
+    app = GAME.new_state(Setup("apprentice", tuple(SeatSpec(n) for n in NAMES[:3])), LegacyChance(3, 0))
     assert [len(h) for h in app.hands] == [5, 5, 5] and sorted(app.turbo) == [0, 1, 2, 3, 4] and not app.betting
 
 
@@ -195,7 +195,7 @@ def test_the_strong_player_beats_the_baseline() -> None:
         won = 0
         for seed in range(games):
             seat = seed % 4
-            state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:4])), SeededChance(seed, 0))
+            state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:4])), LegacyChance(seed, 0))
             bots = [GAME.bot("strong" if i == seat else "baseline") for i in range(4)]
             while not GAME.is_over(state):
                 orders = {}
@@ -203,8 +203,8 @@ def test_the_strong_player_beats_the_baseline() -> None:
                     bot = bots[i]
                     assert bot is not None
                     orders[i] = GAME.parse(state, read_sheet(bot.write(GAME.view(state, Viewer(i)),
-                                                                       SeededChance(seed, 0))), i).orders
-                state = GAME.resolve(state, orders, SeededChance(seed, GAME.turn(state))).state
+                                                                       LegacyChance(seed, 0))), i).orders
+                state = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state))).state
             won += state.winners[0] == seat
         return won / games
     assert wins("standard", 200) > 0.25

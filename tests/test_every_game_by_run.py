@@ -43,16 +43,16 @@ def _play_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_game: list[st
     m = Moderator(load_config(tmp_path / "pbem.toml"))
     worker = Runner(m)
     for _ in range(rounds):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
     status = m.status("robots")
-    assert status["over"], f"{' '.join(new_game)}: still running at turn {status['turn']}"
+    assert status.over, f"{' '.join(new_game)}: still running at turn {status.turn}"
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
         reports = [r for r in m.store.mails(session) if r.kind == "gm-report"]
     assert sheets and all(r.status == "accepted" for r in sheets)
-    assert len(reports) == status["turn"] - 1 and {r.status for r in reports} == {"sent"}
+    assert len(reports) == status.turn - 1 and {r.status for r in reports} == {"sent"}
 
 
 @pytest.mark.parametrize(("game_name", "ruleset"), [(g.info.name, r.name) for g in games() for r in g.info.rulesets])
@@ -61,7 +61,7 @@ def test_every_computer_player_writes_sheets_its_game_takes_whole(game_name: str
     or a default move): checked over the positions of whole seeded games."""
     from pbem.games import find_game
     from pbem.games.base import SeatSpec, Setup, Viewer
-    from pbem.games.chance import SeededChance
+    from pbem.games.chance import LegacyChance
     from pbem.games.sheet import Rejected, read_sheet
 
     game = find_game(game_name)
@@ -70,7 +70,7 @@ def test_every_computer_player_writes_sheets_its_game_takes_whole(game_name: str
     info = game.info.ruleset(ruleset)
     seats = max(info.min_players, 2)
     for seed in range(3):
-        state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats])), SeededChance(seed, 0))
+        state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats])), LegacyChance(seed, 0))
         bots = [game.bot(levels[(seed + i) % len(levels)]) for i in range(seats)]
         for _ in range(300):
             if game.is_over(state):
@@ -79,12 +79,12 @@ def test_every_computer_player_writes_sheets_its_game_takes_whole(game_name: str
             for seat in game.to_move(state):
                 bot = bots[seat]
                 assert bot is not None
-                text = bot.write(game.view(state, Viewer(seat)), SeededChance(f"{seed}/{seat}", game.turn(state)))
+                text = bot.write(game.view(state, Viewer(seat)), LegacyChance(f"{seed}/{seat}", game.turn(state)))
                 parsed = game.parse(state, read_sheet(text), seat)
                 rejected = [e for e in parsed.echo if isinstance(e, Rejected)]
                 assert not rejected, (game_name, ruleset, text[:200], rejected[0].reason if rejected else "")
                 orders[seat] = parsed.orders
-            state = game.resolve(state, orders, SeededChance(seed, game.turn(state))).state
+            state = game.resolve(state, orders, LegacyChance(seed, game.turn(state))).state
 
 
 #: Hare & Tortoise's options through `pbem run`, each in another ruleset (the random playthrough

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from pbem import games as registry
 from pbem.errors import ChanceExhaustedError, PbemError, UnknownGameError
-from pbem.games import find_game, games
+from pbem.games import default_game, find_game, games
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import Draw, ScriptedChance, SeededChance
+from pbem.games.chance import Draw, LegacyChance, ScriptedChance
 from pbem.games.sheet import read_sheet
 
 
@@ -23,6 +24,17 @@ def test_find_game_by_name_and_alias() -> None:
 def test_unknown_game_lists_the_known_ones() -> None:
     with pytest.raises(UnknownGameError, match="known games: .*hare-tortoise"):
         find_game("chess")
+
+
+def test_the_default_game_is_the_one_that_says_so_or_the_only_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    every = games()
+    assert [g.info.name for g in every if g.info.default] == [default_game().info.name]
+    others = tuple(g for g in every if not g.info.default)
+    monkeypatch.setattr(registry, "games", lambda: others[:1])
+    assert default_game() is others[0]
+    monkeypatch.setattr(registry, "games", lambda: others)  # several, none the default: name one
+    with pytest.raises(UnknownGameError, match="name the game to play; known games: "):
+        default_game()
 
 
 def test_unknown_ruleset_lists_the_known_ones() -> None:
@@ -52,7 +64,7 @@ def test_setup_is_checked_against_the_metadata() -> None:
 
 def test_new_state() -> None:
     game = find_game("hare-tortoise")
-    state = game.new_state(setup("Ann", "Bob", "Cyd"), SeededChance(4, 0))
+    state = game.new_state(setup("Ann", "Bob", "Cyd"), LegacyChance(4, 0))
     assert [(r.name, r.square, r.carrots, r.lettuces) for r in state.runners] == [
         ("Ann", 0, 65, 3), ("Bob", 0, 65, 3), ("Cyd", 0, 65, 3)
     ]
@@ -71,12 +83,12 @@ def test_new_state() -> None:
 )
 def test_bad_player_lists(players: list[str], message: str) -> None:
     with pytest.raises(PbemError, match=message):
-        find_game("hare-tortoise").new_state(setup(*players), SeededChance(1, 0))
+        find_game("hare-tortoise").new_state(setup(*players), LegacyChance(1, 0))
 
 
 def test_a_view_hides_other_runners_carrots() -> None:
     game = find_game("hare-tortoise")
-    state = game.new_state(setup("Ann", "Bob"), SeededChance(1, 0)).with_runner(0, carrots=47)
+    state = game.new_state(setup("Ann", "Bob"), LegacyChance(1, 0)).with_runner(0, carrots=47)
     assert [r.carrots for r in game.view(state, Viewer(1)).runners] == [None, 65]
     assert [r.carrots for r in game.view(state, Viewer(0)).runners] == [47, None]
     assert [r.carrots for r in game.view(state, Viewer.gm()).runners] == [47, 65]
@@ -85,7 +97,7 @@ def test_a_view_hides_other_runners_carrots() -> None:
 
 def _turn_one() -> tuple[object, tuple[object, ...]]:
     game = find_game("hare-tortoise")
-    state = game.new_state(setup("Ann", "Bob"), SeededChance(1, 0))
+    state = game.new_state(setup("Ann", "Bob"), LegacyChance(1, 0))
     orders = {
         0: game.parse(state, read_sheet("MOVE: TO 5\nMOVE: ADVANCE 3"), 0).orders,
         1: game.parse(state, read_sheet("MOVE: IF ANN IS ON 5 THEN TO 4 ELSE TO 5"), 1).orders,
@@ -119,7 +131,7 @@ def test_redaction_removes_another_players_private_details() -> None:
 
 def test_a_stored_state_of_an_older_version_is_upgraded_or_refused() -> None:
     game = find_game("hare-tortoise")
-    state = game.new_state(setup("Ann", "Bob"), SeededChance(1, 0))
+    state = game.new_state(setup("Ann", "Bob"), LegacyChance(1, 0))
     data = game.dump_state(state)
     assert data["schema"] == game.schema_version
     legacy = {k: v for k, v in data.items() if k != "schema"}  # stored before states had a version
@@ -130,18 +142,18 @@ def test_a_stored_state_of_an_older_version_is_upgraded_or_refused() -> None:
 
 def test_resolving_a_finished_game_is_refused() -> None:
     game = find_game("hare-tortoise")
-    state = game.new_state(setup("Ann", "Bob"), SeededChance(1, 0))
+    state = game.new_state(setup("Ann", "Bob"), LegacyChance(1, 0))
     state = state.with_runner(0, square=59, carrots=25, lettuces=0)
-    outcome = game.resolve(state, {0: game.parse(state, read_sheet("MOVE: HOME"), 0).orders}, SeededChance(1, 1))
+    outcome = game.resolve(state, {0: game.parse(state, read_sheet("MOVE: HOME"), 0).orders}, LegacyChance(1, 1))
     assert game.is_over(outcome.state)
     assert game.result(outcome.state).winners == ("Ann",)
     assert game.to_move(outcome.state) == ()
     with pytest.raises(PbemError, match="the game is over"):
-        game.resolve(outcome.state, {}, SeededChance(1, 2))
+        game.resolve(outcome.state, {}, LegacyChance(1, 2))
 
 
 def test_seeded_chance_replays_exactly_and_records_every_draw() -> None:
-    a, b = SeededChance(7, 3), SeededChance(7, 3)
+    a, b = LegacyChance(7, 3), LegacyChance(7, 3)
     assert [a.die(6) for _ in range(50)] == [b.die(6) for _ in range(50)]
     assert {d.value for d in a.drawn} == {1, 2, 3, 4, 5, 6}
     assert all(d.turn == 3 and d.kind == "die" for d in a.drawn)

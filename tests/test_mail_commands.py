@@ -16,7 +16,7 @@ from pbem.cli import main
 from pbem.config import load_config
 from pbem.games import find_game, games
 from pbem.games.base import Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.moderator import Moderator
 
 NAMES = ["Ann", "Bob", "Cyd", "Dot"]
@@ -118,7 +118,7 @@ def real_sheet(f: Folder, name: str) -> tuple[str, str, str]:
     player = next(p for p in players if p.seat == seat)
     bot = engine.bot(engine.info.bot_levels[0])
     assert bot is not None
-    return player.email, player.secret, bot.write(engine.view(state, Viewer(seat)), SeededChance("sheet", 1))
+    return player.email, player.secret, bot.write(engine.view(state, Viewer(seat)), LegacyChance("sheet", 1))
 
 
 # only orders replace orders ---------------------------------------------------------------------
@@ -181,7 +181,7 @@ def test_what_a_mail_without_orders_did_is_kept_and_told(folder: Folder) -> None
     assert "STANDING: your sheet in force is now standing orders:" in answer
     assert "  line 6: Hi GM,\n  line 7: PLAI 5 please\n" in answer  # told line by line, not taken
     assert "The sheet you sent for turn 1 stays in force as standing orders." in answer
-    assert folder.m.status("race")["players"][0]["orders"] is not None
+    assert folder.m.status("race").players[0].orders is not None
 
 
 def test_a_sheet_of_mistyped_orders_is_a_sheet_and_each_line_is_rejected(folder: Folder) -> None:
@@ -230,11 +230,11 @@ def test_the_gm_resends_and_changes_secrets_twice_in_one_second(folder: Folder) 
 
 def test_a_clash_of_unique_keys_is_not_called_damage(folder: Folder, monkeypatch: pytest.MonkeyPatch) -> None:
     """Should two commands ever make the same key, the GM is told so, not to restore a backup."""
-    import pbem.moderator
+    import pbem.toolbox
 
     new_game("race", "hare-tortoise")
     folder.m.resolve("race", force=True)
-    monkeypatch.setattr(pbem.moderator, "_once", lambda moment: "the-same")
+    monkeypatch.setattr(pbem.toolbox, "_once", lambda moment: "the-same")
     ok(run("resend", "race", "Ann"))
     result = CliRunner().invoke(main, ["resend", "race", "Ann"])
     assert result.exit_code == 1 and "damaged" not in result.output

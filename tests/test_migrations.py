@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import LargeBinary, MetaData, Table, UniqueConstraint, create_engine, inspect, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import SQLModel
 
 from pbem import migrations
@@ -82,9 +82,11 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
     0002's columns unless `with_claims` (create_all by a build that had them)."""
     SQLModel.metadata.create_all(engine)
     with engine.begin() as conn:
-        for column in ("schedule", "early", "options", "setup_chance", "paused", "press", "result"):  # 0003's, 0005's, 0008's: no
-            conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))  # create_all database ever had
-        for column in ("team", "bot", "bouncing", "since_turn", "away", "vacation_days"):  # 0005-0008, 0010
+        for column in ("schedule", "early", "options", "setup_chance", "paused", "press", "result",  # 0003's, 0005's,
+                       "generator"):  # 0008's, 0010's: no create_all database ever had them
+            conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
+        _number_seeds(conn)  # and its seeds were numbers
+        for column in ("team", "bot", "bouncing", "since_turn", "away", "vacation_days"):  # 0005-0008, 0011
             conn.execute(text(f"ALTER TABLE player DROP COLUMN {column}"))
         for column in ("digest", "stranger"):  # 0006's
             conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
@@ -101,6 +103,15 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
         with engine.begin() as conn:
             for column in NEW_MAIL_COLUMNS:
                 conn.execute(text(f"ALTER TABLE mail DROP COLUMN {column}"))
+
+
+def _number_seeds(conn: Connection) -> None:
+    """game.seed as an INTEGER column, as before 0010 (SQLite can't change a column's type)."""
+    if conn.dialect.name == "sqlite":
+        conn.execute(text("ALTER TABLE game DROP COLUMN seed"))
+        conn.execute(text("ALTER TABLE game ADD COLUMN seed INTEGER NOT NULL DEFAULT 0"))
+    else:
+        conn.execute(text("ALTER TABLE game ALTER COLUMN seed TYPE INTEGER USING seed::integer"))
 
 
 def test_head_names_the_newest_script() -> None:
@@ -136,7 +147,7 @@ def test_create_is_idempotent_and_skips_alembic_at_head(url: str, engine: Engine
     store = Store(url)
     store.create()
     with store.session() as session:
-        session.add(GameRow(name="g", game="hare-tortoise", rules="r", seed=1, state="{}"))
+        session.add(GameRow(name="g", game="hare-tortoise", rules="r", seed="1", state="{}"))
 
     import alembic.command
 
@@ -206,17 +217,17 @@ def test_the_mail_bodies_move_back_on_downgrade(url: str, engine: Engine) -> Non
 
 
 def test_a_vacation_span_moves_into_the_list_of_spans_and_back(url: str, engine: Engine) -> None:
-    migrations.upgrade(engine, "0009")
+    migrations.upgrade(engine, "0010")
     moment = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
     insert(engine, "game", name="g", game="hare-tortoise", rules="r", seed=7, state="{}", turn=1, over=False,
            created_at=moment)
     insert(engine, "player", game_id=1, seat=0, name="Ann", email="a@x", secret="s", timezone="UTC", vacation_days=5,
            away_from=datetime(2026, 12, 1, tzinfo=timezone.utc), away_to=datetime(2026, 12, 5, 23, 59, 59,
                                                                                    tzinfo=timezone.utc))
-    migrations.upgrade(engine, "0010")
+    migrations.upgrade(engine, "0011")
     with engine.connect() as conn:
         assert conn.execute(text("SELECT away FROM player")).scalar_one() == '[["2026-12-01", "2026-12-05"]]'
-    migrations.downgrade(engine, "0009")
+    migrations.downgrade(engine, "0010")
     with engine.connect() as conn:
         start, end = conn.execute(text("SELECT away_from, away_to FROM player")).one()
     assert str(start).startswith("2026-12-01 00:00:00") and str(end).startswith("2026-12-05 23:59:59")
@@ -283,4 +294,5 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0009 -> 0010 (head)" in out and "0005 -> 0006" in out and "0002 -> 0003" in out and "<base> -> 0001" in out
+    assert "0010 -> 0011 (head)" in out and "0009 -> 0010" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
+    assert "0002 -> 0003" in out and "<base> -> 0001" in out

@@ -13,7 +13,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.orders.model import Chain, MoveOrder, OrderSheet, RejectionKind
 from pbem.games.hare_tortoise.orders.parser import LIMITS, OrderLimits, OrderLineError, parse_order_line, parse_sheet
@@ -114,7 +114,7 @@ def _resolve(chains: list[Chain], seed: int) -> None:
         for turn in range(3):
             if position.over:
                 break
-            position = engine.resolve_turn(RULES, position, sheets, SeededChance(seed, turn)).state
+            position = engine.resolve_turn(RULES, position, sheets, LegacyChance(seed, turn)).state
 
 
 def _check(line: str, limits: OrderLimits, seed: int) -> None:

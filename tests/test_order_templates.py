@@ -8,7 +8,7 @@ import pytest
 
 from pbem.games import find_game, games
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.present import Reader
 from pbem.games.sheet import Accepted, read_sheet
 
@@ -19,7 +19,7 @@ NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay"]
 def test_the_order_template_is_taken_whole(game_name: str, ruleset: str) -> None:
     game = find_game(game_name)
     seats = max(game.info.ruleset(ruleset).min_players, 2)
-    state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats])), SeededChance(5, 0))
+    state = game.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:seats])), LegacyChance(5, 0))
     checked = 0
     for _ in range(40):
         if game.is_over(state):
@@ -31,5 +31,5 @@ def test_the_order_template_is_taken_whole(game_name: str, ruleset: str) -> None
             parsed = game.parse(state, read_sheet("\n".join(lines)), seat)
             assert [type(e) for e in parsed.echo] == [Accepted] * len(lines), (lines, parsed.echo)
             checked += 1
-        state = game.resolve(state, {}, SeededChance(5, game.turn(state))).state
+        state = game.resolve(state, {}, LegacyChance(5, game.turn(state))).state
     assert checked >= 2

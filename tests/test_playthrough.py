@@ -14,7 +14,7 @@ import pytest
 
 from pbem.games import AnyGame, find_game, games
 from pbem.games.base import Parsed, SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
 from pbem.games.hare_tortoise.state import State
@@ -101,7 +101,7 @@ def play(game: AnyGame, ruleset: str, seed: int, *, on_turn: Callable[[Any, Any,
     rules = game.info.ruleset(ruleset)
     rng = random.Random(f"{game.info.name}/{ruleset}/{seed}")
     count = rng.randint(rules.min_players, min(rules.max_players, len(NAMES)))
-    state = game.new_state(Setup(rules.name, tuple(SeatSpec(n) for n in NAMES[:count])), SeededChance(seed, 0))
+    state = game.new_state(Setup(rules.name, tuple(SeatSpec(n) for n in NAMES[:count])), LegacyChance(seed, 0))
     _check_state(game, state)
     turns = 0
     while not game.is_over(state):
@@ -110,7 +110,7 @@ def play(game: AnyGame, ruleset: str, seed: int, *, on_turn: Callable[[Any, Any,
         for seat in game.to_move(state):
             if rng.random() < 0.9:  # now and then a seat sends nothing
                 orders[seat] = reader.read(state, seat, testing.random_sheet(state, seat, rng)).orders
-        outcome = game.resolve(state, orders, SeededChance(seed, game.turn(state)))
+        outcome = game.resolve(state, orders, LegacyChance(seed, game.turn(state)))
         _check_resolutions(game, testing, outcome.resolutions)
         _check_state(game, outcome.state)
         if on_turn is not None:
@@ -166,7 +166,7 @@ def test_every_game_has_a_random_sheet_writer() -> None:
 def test_hare_tortoise_random_sheets_mix_accepted_rejected_and_ignored_lines() -> None:
     game = find_game("hare-tortoise")
     testing = hooks_of(game)
-    state = game.new_state(Setup("variable-pig", tuple(SeatSpec(n) for n in NAMES[:6])), SeededChance(1, 0))
+    state = game.new_state(Setup("variable-pig", tuple(SeatSpec(n) for n in NAMES[:6])), LegacyChance(1, 0))
     pool = testing.sheet_pool(state.seats)
     echoes = [game.parse(state, read_sheet(text), 0).echo for text in pool]
     n = len(pool)

@@ -11,7 +11,7 @@ import pytest
 from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import testing
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.rules import RULESETS, find_ruleset
@@ -85,7 +85,7 @@ def test_every_combination_plays_to_the_end(ruleset: str, options: tuple[str, ..
     for seed in range(SEEDS):
         rng = random.Random(f"{ruleset}/{options}/{seed}")
         setup = _setup(ruleset, options, _seats(options, rng), rng)
-        state = GAME.new_state(setup, SeededChance(seed, 0))
+        state = GAME.new_state(setup, LegacyChance(seed, 0))
         turns = 0
         while not GAME.is_over(state):
             assert turns < testing.MAX_TURNS, f"{ruleset} {options} game {seed} did not end"
@@ -93,7 +93,7 @@ def test_every_combination_plays_to_the_end(ruleset: str, options: tuple[str, ..
             for seat in GAME.to_move(state):
                 if rng.random() < 0.9:
                     orders[seat] = reader.read(state, seat, testing.random_sheet(state, seat, rng)).orders
-            outcome = GAME.resolve(state, orders, SeededChance(seed, GAME.turn(state)))
+            outcome = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state)))
             _check_resolutions(GAME, testing, outcome.resolutions)
             _check_state(GAME, outcome.state)
             _invariants(outcome.state)
@@ -115,27 +115,27 @@ def test_combinations_refused_with_the_allowed_ones(ruleset: str, options: tuple
     teams = ["X", "Y"] * 3 if "partnership" in options else [None] * 6
     setup = Setup(ruleset, tuple(SeatSpec(NAMES[i], teams[i]) for i in range(seats)), options)
     with pytest.raises(PbemError, match=message):
-        GAME.new_state(setup, SeededChance(1, 0))
+        GAME.new_state(setup, LegacyChance(1, 0))
 
 
 def test_partnership_refuses_partners_side_by_side() -> None:
     setup = Setup("variable-pig", tuple(SeatSpec(n, t) for n, t in zip(NAMES, "XXYY", strict=False)),
                   ("partnership",))
     with pytest.raises(PbemError, match="partners Ann and Bob sit next to each other"):
-        GAME.new_state(setup, SeededChance(1, 0))
+        GAME.new_state(setup, LegacyChance(1, 0))
 
 
 def test_partnership_refuses_a_team_named_like_a_seat() -> None:
     setup = Setup("variable-pig", tuple(SeatSpec(n, t) for n, t in zip(NAMES, ["Ann", "Z", "Ann", "Z"], strict=False)),
                   ("partnership",))
     with pytest.raises(PbemError, match="also a seat name"):
-        GAME.new_state(setup, SeededChance(1, 0))
+        GAME.new_state(setup, LegacyChance(1, 0))
 
 
 def test_deck_is_shuffled_from_the_games_chance_and_recorded() -> None:
-    chance = SeededChance(7, 0)
+    chance = LegacyChance(7, 0)
     state = GAME.new_state(Setup("parlett-2010", (SeatSpec("Ann"), SeatSpec("Bob"))), chance)
     assert sorted(state.deck) == sorted(find_ruleset("parlett-2010").deck.codes)  # type: ignore[union-attr]
     assert [d.kind for d in chance.drawn] == ["shuffle"]
-    again = GAME.new_state(Setup("parlett-2010", (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(7, 0))
+    again = GAME.new_state(Setup("parlett-2010", (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(7, 0))
     assert again.deck == state.deck

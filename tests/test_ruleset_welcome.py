@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise.present import brief
 from pbem.games.hare_tortoise.rules import RULESETS
 from pbem.games.hare_tortoise.view import View
@@ -98,7 +98,7 @@ def test_the_postal_rotation_names_the_first_mover_twice(tmp_path: Path, monkeyp
 
 def _view(rules: str) -> View:
     game = find_game("hare-tortoise")
-    state = game.new_state(Setup(rules, (SeatSpec("Ann"), SeatSpec("Bob"))), SeededChance(1))
+    state = game.new_state(Setup(rules, (SeatSpec("Ann"), SeatSpec("Bob"))), LegacyChance(1))
     return game.view(state, Viewer.public())
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise import testing
 from pbem.games.sheet import Rejected
 from tests.test_playthrough import Reader
@@ -23,18 +23,18 @@ READER = Reader(GAME, testing)
 def _play(setup: Setup, seed: int, sam_seats: set[int], max_turns: int = 200) -> object:
     sam = GAME.bot("sam")
     assert sam is not None
-    state = GAME.new_state(setup, SeededChance(seed, 0))
+    state = GAME.new_state(setup, LegacyChance(seed, 0))
     for _ in range(max_turns):
         if GAME.is_over(state):
             return state
         orders = {}
         for seat in GAME.to_move(state):
             if seat in sam_seats:
-                text = sam.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/sam/{seat}", GAME.turn(state)))
+                text = sam.write(GAME.view(state, Viewer(seat)), LegacyChance(f"{seed}/sam/{seat}", GAME.turn(state)))
                 parsed = READER.read(state, seat, text)
                 assert not any(isinstance(e, Rejected) for e in parsed.echo), text
                 orders[seat] = parsed.orders
-        state = GAME.resolve(state, orders, SeededChance(seed, GAME.turn(state))).state
+        state = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state))).state
     raise AssertionError(f"{setup.ruleset} {setup.options}: Sam's game {seed} did not end in {max_turns} turns")
 
 
@@ -56,7 +56,7 @@ def test_sam_beats_a_seat_that_sends_nothing(ruleset: str) -> None:
 def test_sam_writes_the_same_sheet_for_the_same_view() -> None:
     sam = GAME.bot("sam")
     assert sam is not None and GAME.bot("nobody") is None
-    state = GAME.new_state(Setup("hase-igel-sam", (SeatSpec("Sam"), SeatSpec("Bob"))), SeededChance(3, 0))
-    first = sam.write(GAME.view(state, Viewer(0)), SeededChance(1, 1))
-    assert first == sam.write(GAME.view(state, Viewer(0)), SeededChance(2, 1))
+    state = GAME.new_state(Setup("hase-igel-sam", (SeatSpec("Sam"), SeatSpec("Bob"))), LegacyChance(3, 0))
+    first = sam.write(GAME.view(state, Viewer(0)), LegacyChance(1, 1))
+    assert first == sam.write(GAME.view(state, Viewer(0)), LegacyChance(2, 1))
     assert first.count("MOVE") == 2 and "HARE: IF CARROTS >= 40 THEN GIVE ELSE TAKE" in first

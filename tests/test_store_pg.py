@@ -191,7 +191,7 @@ def test_two_processes_claim_every_mail_once(store: Store, url: str, tmp_path: P
 # game locks ----------------------------------------------------------------------------------------
 def new_game(store: Store, name: str = "race") -> None:
     with store.session() as session:
-        session.add(GameRow(name=name, game="hare-tortoise", rules="r", seed=1, state="{}", created_at=NOW))
+        session.add(GameRow(name=name, game="hare-tortoise", rules="r", seed="1", state="{}", created_at=NOW))
 
 
 def test_lock_game_reads_the_row_afresh(store: Store) -> None:

@@ -18,7 +18,7 @@ from pbem.config import load_config
 from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import LegacyChance
 from pbem.games.hare_tortoise.orders.parser import TwoPlayer, parse_sheet
 from pbem.games.hare_tortoise.rules import RULESETS
 from pbem.games.hare_tortoise.sam import two_player_chain
@@ -34,7 +34,7 @@ TWO = TwoPlayer(("Ann1", "Ann2", "Bob1", "Bob2"), (0, 1), ("Ann", "Bob"))
 
 def _new(ruleset: str = "variable-pig", *options: str, seats: tuple[str, ...] = ("Ann", "Bob")) -> State:
     return GAME.new_state(Setup(ruleset, tuple(SeatSpec(s) for s in seats), ("two-player", *options)),
-                          SeededChance(1, 0))
+                          LegacyChance(1, 0))
 
 
 # set-up --------------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _play_one_turn() -> tuple[State, tuple[object, ...]]:
     state = _new()
     orders = {0: GAME.parse(state, read_sheet("MOVE: ANN1 TO 5\nMOVE: ANN2 TO 10"), 0).orders,
               1: GAME.parse(state, read_sheet("MOVE: BOB2 TO 2"), 1).orders}
-    outcome = GAME.resolve(state, orders, SeededChance(1, 1))
+    outcome = GAME.resolve(state, orders, LegacyChance(1, 1))
     return outcome.state, tuple(outcome.resolutions)
 
 
@@ -176,7 +176,7 @@ def test_a_win_when_both_runners_of_a_player_are_home() -> None:
     state = State("variable-pig", (Runner("Ann1", 64, 20, 0, 1), Runner("Ann2", 63, 21, 0),
                                    Runner("Bob1", 40, 50, 2), Runner("Bob2", 30, 50, 2)), 3, 0, False, ("two-player",))
     orders = {0: GAME.parse(state, read_sheet("MOVE: ANN2 HOME"), 0).orders}
-    after = GAME.resolve(state, orders, SeededChance(1, 3)).state
+    after = GAME.resolve(state, orders, LegacyChance(1, 3)).state
     result = GAME.result(after)
     assert after.over and result.winners == ("Ann",)
     assert [(p.name, p.place, p.detail) for p in result.places] == [
@@ -191,7 +191,7 @@ def test_a_win_when_both_runners_of_a_player_are_home() -> None:
 def test_computer_players_write_whole_sheets_and_finish_within_200_turns(ruleset: str, options: tuple[str, ...]) -> None:
     for seed in range(3):
         state = GAME.new_state(Setup(ruleset, (SeatSpec("Sam"), SeatSpec("Max")), ("two-player", *options)),
-                               SeededChance(seed, 0))
+                               LegacyChance(seed, 0))
         bots = [GAME.bot(level) for level in ("sam", "baseline", "strong")]
         turns = 0
         while not GAME.is_over(state):
@@ -200,11 +200,11 @@ def test_computer_players_write_whole_sheets_and_finish_within_200_turns(ruleset
             for seat in GAME.to_move(state):
                 bot = bots[(seed + seat) % 3]
                 assert bot is not None
-                text = bot.write(GAME.view(state, Viewer(seat)), SeededChance(f"{seed}/{seat}", state.turn))
+                text = bot.write(GAME.view(state, Viewer(seat)), LegacyChance(f"{seed}/{seat}", state.turn))
                 parsed = GAME.parse(state, read_sheet(text), seat)
                 assert not [e for e in parsed.echo if isinstance(e, Rejected)], text
                 orders[seat] = parsed.orders
-            state = GAME.resolve(state, orders, SeededChance(seed, state.turn)).state
+            state = GAME.resolve(state, orders, LegacyChance(seed, state.turn)).state
             turns += 1
         assert len(GAME.result(state).winners) == 1
 
@@ -247,7 +247,7 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
     worker = Worker(m)
     players = (("Ann", "ann@example.org"), ("Bob", "bob@example.net"))
     for n in range(200):
-        if m.status("duo")["over"]:
+        if m.status("duo").over:
             break
         for k, (name, address) in enumerate(players):
             text = _last_mail_to(tmp_path, address)
@@ -258,7 +258,7 @@ def test_a_two_player_game_plays_to_its_end_by_mail(tmp_path: Path, monkeypatch:
             (tmp_path / "inbox" / "new" / f"17000{n:04d}{k}.M1.host").write_bytes(raw.encode())
         worker.round()
     status = m.status("duo")
-    assert status["over"], status
+    assert status.over, status
     report = _last_mail_to(tmp_path, "ann@example.org")
     assert re.search(r"The race is over\. (Ann|Bob) wins!", report)
     assert "Supplies (one for both runners of a player): " in report
@@ -352,10 +352,10 @@ def test_an_all_computer_two_player_game_runs_to_its_end_through_pbem_run(
     m = Moderator(load_config(tmp_path / "pbem.toml"))
     worker = Worker(m)
     for _ in range(200):
-        if m.status("robots")["over"]:
+        if m.status("robots").over:
             break
         worker.round()
-    assert m.status("robots")["over"]
+    assert m.status("robots").over
     with m.store.session() as session:
         sheets = [r for r in m.store.messages(session) if r.source == "computer-player"]
     assert sheets and all(r.status == "accepted" for r in sheets)

@@ -45,4 +45,15 @@ def find_game(name: str) -> AnyGame:
     raise UnknownGameError(f"no game called {name!r}; known games: {known}")
 
 
-__all__ = ["AnyGame", "Game", "find_game", "games"]
+def default_game() -> AnyGame:
+    """The game played when none is named: the only registered game, or the one whose info says
+    it is the default."""
+    every = games()
+    chosen = every if len(every) == 1 else tuple(g for g in every if g.info.default)
+    if len(chosen) != 1:
+        known = ", ".join(g.info.name for g in every)
+        raise UnknownGameError(f"name the game to play; known games: {known}")
+    return chosen[0]
+
+
+__all__ = ["AnyGame", "Game", "default_game", "find_game", "games"]

@@ -82,6 +82,9 @@ class GameInfo:
     resolve_on_receipt: bool = False
     #: the levels of the game's computer players (`Game.bot(level)`), the first the default
     bot_levels: tuple[str, ...] = ()
+    #: the game played when none is named (a new game without --game, a rule case without GAME);
+    #: one registered game at most says so
+    default: bool = False
 
     @property
     def default_ruleset(self) -> RulesetInfo:
@@ -202,7 +205,7 @@ class Parsed(Generic[Orders]):
     orders: Orders
     #: the game's answer to each of the sheet's lines (the header lines are echoed by the reader)
     echo: tuple[Echo, ...]
-    #: the slots (or plays) the orders fill, and how many the seat has; for the acknowledgement
+    #: how many orders the sheet gives, and how many the seat may give; for the acknowledgement
     sent: int = 0
     expected: int = 0
 
@@ -300,13 +303,13 @@ class Game(ABC, Generic[S, Orders, R]):
         """The lines of the sheet seat `seat` sent for `state`'s turn that `viewer` may read once
         the turn is resolved (None: held back from this reader). By default every reader sees
         the accepted lines in their canonical form; the header lines and anything rejected are
-        left out. A game whose orders hold a secret (a bet, a card played face down) holds them
+        left out. A game whose orders hold a secret (a bet, a choice made face down) holds them
         back from `Viewer.public()` while the game runs."""
         return tuple(e.canonical for e in self.parse(state, sheet, seat).echo if isinstance(e, Accepted))
 
     def archived_draws(self, draws: Sequence[Draw], viewer: Viewer) -> tuple[Draw, ...]:
         """The chance drawn in a turn that `viewer` may see. By default dice and uniform draws are
-        public and a shuffle (a deck's order: someone's hand, the cards to come) is the GM's alone."""
+        public and a shuffle (an order that decides what someone holds and what comes next) is the GM's alone."""
         return tuple(d for d in draws if viewer.is_gm or d.kind != "shuffle")
 
     # storage -----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 The driver reads the case format's common keys (CASE, TITLE, GAME, RULES, OPTIONS, SEATS, TURN,
 FIRST, ORDERS, EXPECT-OVER, END) and hands every other key to the codec of the case's game, as
 that game's contract addendum defines them. GAME, when given, is the first key of a case; a case
-without it is Hare & Tortoise's. The codec then builds the position, resolves the turn with
+without it is the default game's (`pbem.games.default_game`). The codec then builds the position, resolves the turn with
 scripted chance and compares the expectations; the driver compares EXPECT-OVER with
 `CaseRun.over`.
 """

@@ -174,7 +174,7 @@ def read_sheet(text: str) -> Sheet:
     Quoted lines (`>`) are skipped, everything after a signature line (`--`) is dropped, blank
     and comment-only lines are passed over. Lines past `MAX_LINES` are rejected with the limit
     in the reason; a game limits the length of its own lines (a rejected order line may still
-    take its slot), and the echo shows at most `MAX_SHOWN` characters of a line.
+    take its place), and the echo shows at most `MAX_SHOWN` characters of a line.
     """
     headers: dict[str, str] = {}
     commands: list[str] = []

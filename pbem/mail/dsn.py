@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Final
 
+from pbem.mail import mime
 from pbem.mail.guard import header_block, header_fields
 from pbem.mail.headers import clean_text, is_msg_id, raw_headers
-from pbem.mail.text import _children, _content_type, _ctype_param, _payload_bytes, _walk
 
 __all__ = ["Bounce", "FailedRecipient", "parse_dsn"]
 
@@ -55,21 +55,21 @@ def _value(text: str, limit: int = 1000) -> str:
 
 def _blocks(part: Message) -> list[list[tuple[str, str]]]:
     """The field blocks of a delivery-status part: per-message first, then per-recipient."""
-    children = _children(part)
+    children = mime.children(part)
     if children:  # the email package parses each block of message/delivery-status
         return [raw_headers(child) for child in children]
-    data = _payload_bytes(part).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    data = mime.payload_bytes(part).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return [header_fields(block) for block in data.split(b"\n\n") if block.strip()][: _MAX_RECIPIENTS + 1]
 
 
 def _original_id(part: Message) -> str | None:
-    ctype = _content_type(part)
+    ctype = mime.content_type(part)
     fields: list[tuple[str, str]] = []
     if ctype in _MESSAGE_TYPES:
-        inner = _children(part)
-        fields = raw_headers(inner[0]) if inner else header_fields(header_block(_payload_bytes(part)))
+        inner = mime.children(part)
+        fields = raw_headers(inner[0]) if inner else header_fields(header_block(mime.payload_bytes(part)))
     elif ctype in _HEADERS_TYPES:
-        fields = header_fields(header_block(_payload_bytes(part)))
+        fields = header_fields(header_block(mime.payload_bytes(part)))
     for name, value in fields:
         if name == "message-id":
             candidate = clean_text(value, limit=1000)
@@ -92,13 +92,13 @@ def parse_dsn(msg: Message) -> Bounce | None:
     another mail are not read.  Intake calls it on mails classify() calls bounces and
     marks the outgoing mail with ``original_message_id`` as bounced for those recipients.
     """
-    for report in _walk(msg, into_messages=False):
-        if _content_type(report) != "multipart/report":
+    for report in mime.walk(msg, into_messages=False):
+        if mime.content_type(report) != "multipart/report":
             continue
-        if _ctype_param(report, "report-type").lower() != "delivery-status":
+        if mime.content_type_param(report, "report-type").lower() != "delivery-status":
             continue
-        parts = _children(report)
-        status = next((p for p in parts if _content_type(p) in _STATUS_TYPES), None)
+        parts = mime.children(report)
+        status = next((p for p in parts if mime.content_type(p) in _STATUS_TYPES), None)
         if status is None:
             continue
         blocks = _blocks(status)

@@ -15,19 +15,6 @@ def eml_name(mail_id: int, kind: str, recipient: str) -> str:
     return f"{mail_id:06d}-{kind}-{safe}.eml"
 
 
-def write_eml(folder: Path, name: str, raw: bytes) -> Path:
-    """Write atomically (temporary file, then rename): a reader never sees half a mail."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    tmp = folder / f".{name}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(raw)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    return path
-
-
 def write_emls(folder: Path, mails: Sequence[tuple[str, bytes]]) -> list[Path]:
     """Write many mails, given as (name, bytes), each atomically, all durable on return.
 

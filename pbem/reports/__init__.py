@@ -59,7 +59,7 @@ class Envelope:
     """What every mail of a game says around the game's own part."""
 
     game: str  # the game's name in this moderator (e.g. race-7)
-    title: str  # what is played (e.g. Hare & Tortoise)
+    title: str  # what is played: the game's title
     turn: int
     reader: str  # a seat's name, or "GM"
     gm: bool

@@ -124,6 +124,7 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         moves=Moves.SIMULTANEOUS,
         information=Information.IMPERFECT,
         bot_levels=("strong", "baseline", "sam"),
+        default=True,  # the case format and the first campaigns began with this game: their cases name none
     )
     schema_version = 1
 

@@ -1,7 +1,7 @@
 """Every VACATION a player takes, not only the last.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-28
 
 `player.away` holds the player's vacation spans as JSON, `[["2026-12-01", "2026-12-05"], ...]`
@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | Sequence[str] | None = "0009"
+revision: str = "0011"
+down_revision: str | Sequence[str] | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
