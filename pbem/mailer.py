@@ -343,7 +343,9 @@ class Mailer(Generic[Tx]):
                              moderator=self.config.address)
         words = ", ".join(dict.fromkeys(a.command for a in answers)) or "your mail held no orders"
         subject = f"{game.name}: {words}"[:200]
-        msg_id = message_id(game.name, "answer", player.name, key, domain=self.domain)
+        # one per mail (`key`); named by its first command, as an answer to one command always was
+        first = answers[0].command.split()[0].lower() if answers else "orders"
+        msg_id = message_id(game.name, MailKind.ANSWER.value, first, player.name, key, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject,
                             text=render("mail/answers.txt.j2", ctx), pictures=[report.picture] if report else (),
                             date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied",
