@@ -2,26 +2,30 @@
 
 The archive knows no game: it reaches each one through the registry and the protocol. While a
 game runs, every page is written from `Viewer.public()` (views and redacted resolutions, the
-orders and chance `Game.archived_orders` and `Game.archived_draws` allow); once the game is over,
-from `Viewer.gm()`, so every hidden value is revealed. Each run renders into memory and rewrites
-only the files whose bytes changed; a board picture is drawn again only when its inputs changed
-(their digest is kept in the folder's manifest, `.pbem-archive.json`).
+orders and chance `Game.public_orders` and `Game.archived_draws` allow); once the game is over,
+from `Viewer.gm()`, so every hidden value is revealed. A run reads one turn at a time and writes each
+file as it is made, so its memory is bounded by one turn, however long the game; every file goes
+through a temporary file and an atomic rename, so a run killed at any moment leaves every page whole,
+and only the files whose bytes changed are replaced. A board picture is drawn again only when its
+inputs changed (their digest is kept in the folder's manifest, `.pbem-archive.json`). Each game lives
+in a folder of its own that no other name shares, even on a case-insensitive file system (`folder`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import os
 import sys
 import tempfile
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, overload
 
 import jinja2
 from markupsafe import Markup
@@ -41,8 +45,24 @@ if TYPE_CHECKING:
 SCHEMA = "pbem-archive/1"
 MANIFEST = ".pbem-archive.json"
 _TEMPLATES = "archive"
-#: the site-wide feed holds this many of the latest resolved turns
+#: the site-wide feed, and each game's, holds this many of the latest resolved turns
 FEED_ENTRIES = 50
+#: the files at the top of the site: no game's folder may be one of them
+SITE_FILES = frozenset({"index.html", "feed.atom", "style.css", MANIFEST})
+#: turns read from the store at once (the memory a run needs is about this many turns)
+TURNS_AT_ONCE = 8
+_TMP = ".tmp-"
+
+
+def folder(name: str) -> str:
+    """The folder of the game `name`: the name itself when it is in lower case and not a file of the
+    site's own; else the name in lower case, '~' and which of its letters are capitals (a hex mask).
+    No game name holds '~', and the mask tells apart names that differ only by case, so no two games
+    share a folder, even where the file system ignores case."""
+    if name == name.lower() and name not in SITE_FILES:
+        return name
+    mask = sum(1 << i for i, ch in enumerate(name) if ch.isupper())
+    return f"{name.lower()}~{mask:x}"
 
 
 # ---------------------------------------------------------------------------------------------- the data
@@ -63,7 +83,8 @@ class TurnData:
 
 @dataclass(frozen=True)
 class GameData:
-    """A game as the archive reads it: no addresses, no secrets."""
+    """A game as the archive reads it: no addresses, no secrets. `turns` may be read from the
+    store as they are needed (`StoredTurns`)."""
 
     name: str
     kind: str  # the registered game
@@ -73,7 +94,50 @@ class GameData:
     deadline: datetime | None
     seats: tuple[str, ...]
     state: Mapping[str, Any]  # the position now
-    turns: tuple[TurnData, ...]
+    turns: Sequence[TurnData]
+
+
+class StoredTurns(Sequence[TurnData]):
+    """A game's resolved turns, read from the store a few at a time whenever they are walked: a
+    game of a thousand turns is never in memory at once."""
+
+    def __init__(self, moderator: Moderator, game_id: int, numbers: Sequence[int]) -> None:
+        self.moderator = moderator
+        self.game_id = game_id
+        self.numbers = tuple(numbers)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> TurnData: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TurnData]: ...
+    def __getitem__(self, index: int | slice) -> TurnData | Sequence[TurnData]:
+        if isinstance(index, slice):
+            return StoredTurns(self.moderator, self.game_id, self.numbers[index])
+        return self._read([self.numbers[index]])[0]
+
+    def __iter__(self) -> Iterator[TurnData]:
+        for start in range(0, len(self.numbers), TURNS_AT_ONCE):
+            yield from self._read(self.numbers[start : start + TURNS_AT_ONCE])
+
+    def _read(self, numbers: Sequence[int]) -> list[TurnData]:
+        from sqlmodel import col, select
+
+        from pbem.store import TurnRow
+
+        if not numbers:
+            raise IndexError("no such turn")
+        with self.moderator.store.session() as session:
+            rows = session.exec(select(TurnRow).where(TurnRow.game_id == self.game_id,
+                                                      col(TurnRow.turn).in_(list(numbers))).order_by(col(TurnRow.turn)))
+            return [_turn_data(t) for t in rows]
+
+
+def _turn_data(t: Any) -> TurnData:
+    return TurnData(t.turn, _utc(t.resolved_at), json.loads(t.before), json.loads(t.after),
+                    json.loads(t.resolutions), json.loads(t.sheets), json.loads(t.dice))
 
 
 @dataclass(frozen=True)
@@ -93,7 +157,12 @@ def _utc(moment: datetime) -> datetime:
 
 
 def load_games(moderator: Moderator, names: Sequence[str] = ()) -> list[GameData]:
-    """The games named (default: every game) from the moderator's store, in name order."""
+    """The games named (default: every game) from the moderator's store, in name order; their turns
+    are read when they are walked (`StoredTurns`)."""
+    from sqlmodel import col, select
+
+    from pbem.store import TurnRow
+
     store = moderator.store
     with store.session() as session:
         rows = [store.game(session, n) for n in dict.fromkeys(names)] if names else store.games(session)
@@ -101,14 +170,11 @@ def load_games(moderator: Moderator, names: Sequence[str] = ()) -> list[GameData
         for row in sorted(rows, key=lambda r: r.name):
             assert row.id is not None
             players = store.players(session, row.id)
-            turns = tuple(
-                TurnData(t.turn, _utc(t.resolved_at), json.loads(t.before), json.loads(t.after),
-                         json.loads(t.resolutions), json.loads(t.sheets), json.loads(t.dice))
-                for t in store.turns(session, row.id))
+            numbers = session.exec(select(TurnRow.turn).where(TurnRow.game_id == row.id).order_by(col(TurnRow.turn)))
             out.append(GameData(row.name, row.game, row.rules, tuple(json.loads(row.options or "[]")),
                                 _utc(row.created_at), _utc(row.deadline) if row.deadline else None,
                                 tuple(p.name for p in sorted(players, key=lambda p: p.seat)),
-                                json.loads(row.state), turns))
+                                json.loads(row.state), StoredTurns(moderator, row.id, list(numbers))))
         return out
 
 
@@ -334,16 +400,138 @@ class Pictures:
         return svg, alt
 
 
-@dataclass
+class Site:
+    """Where a run puts the site's files as they are made: a folder, where each file goes through a
+    temporary file and an atomic rename (and only when its bytes changed), or memory (`files`)."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self.files: dict[str, bytes] = {}  # in memory only
+        self.paths: set[str] = set()
+        self.size = 0
+        self.written: list[str] = []
+
+    def _claim(self, path: str) -> None:
+        if path in self.paths:  # two files at one place: the folders of two games would be one
+            raise ValueError(f"the archive made {path} twice")
+        self.paths.add(path)
+
+    def put(self, path: str, data: bytes) -> None:
+        self._claim(path)
+        self.size += len(data)
+        if self.directory is None:
+            self.files[path] = data
+            return
+        target = self.directory / path
+        try:
+            same = target.stat().st_size == len(data) and target.read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            _write(target, data)
+            self.written.append(path)
+
+    def put_stream(self, path: str, chunks: Callable[[], Iterable[bytes]]) -> None:
+        """A file too long to hold at once, made piece by piece (a game's JSON export): `chunks` gives
+        its pieces each time it is called. They are compared with the file first, so an unchanged
+        file (and its folder) is not touched."""
+        if self.directory is None:
+            self.put(path, b"".join(chunks()))
+            return
+        self._claim(path)
+        target = self.directory / path
+        digest = hashlib.sha256()
+        for chunk in chunks():
+            digest.update(chunk)
+            self.size += len(chunk)
+        if _file_digest(target) == digest.digest():
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_TMP, suffix=target.suffix)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                for chunk in chunks():
+                    out.write(chunk)
+            os.chmod(tmp, 0o644)  # a web server reads it as another user
+            os.replace(tmp, target)
+            self.written.append(path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _file_digest(path: Path) -> bytes | None:
+    try:
+        with path.open("rb") as stream:
+            digest = hashlib.sha256()
+            while block := stream.read(1 << 16):
+                digest.update(block)
+            return digest.digest()
+    except OSError:
+        return None
+
+
+class _Latest:
+    """The `size` latest feed entries of those appended (by time, then id): a feed is capped, so its
+    entries need not all be kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.heap: list[tuple[datetime, str, Entry]] = []
+
+    def append(self, item: tuple[datetime, Entry]) -> None:
+        keyed = (item[0], item[1].id, item[1])
+        if len(self.heap) < self.size:
+            heapq.heappush(self.heap, keyed)
+        elif keyed[:2] > self.heap[0][:2]:
+            heapq.heapreplace(self.heap, keyed)
+
+    def __iter__(self) -> Iterator[tuple[datetime, Entry]]:
+        return iter([(moment, entry) for moment, _, entry in sorted(self.heap, key=lambda x: x[:2], reverse=True)])
+
+
+class _Spool:
+    """A game's exported turns, kept on disk past a megabyte and read back in pieces."""
+
+    def __init__(self) -> None:
+        self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=1 << 20)  # noqa: SIM115 - closed by close()
+        self.count = 0
+
+    def append(self, item: Mapping[str, Any]) -> None:
+        # each turn as json.dumps(..., indent=1) puts it inside the export's list
+        text = json.dumps(item, indent=1, ensure_ascii=False).replace("\n", "\n  ")
+        self.file.write((",\n  " if self.count else "\n  ").encode("utf-8") + text.encode("utf-8"))
+        self.count += 1
+
+    def chunks(self) -> Iterator[bytes]:
+        self.file.seek(0)
+        while block := self.file.read(1 << 16):
+            yield block
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _export_chunks(export: Mapping[str, Any], turns: _Spool) -> Iterator[bytes]:
+    """The JSON export with its turns last, as `json.dumps(export | {"turns": [...]}, indent=1)` writes it."""
+    head = json.dumps({**export, "turns": []}, indent=1, ensure_ascii=False)
+    if not turns.count:
+        yield (head + "\n").encode("utf-8")
+        return
+    yield head[: -len("]\n}")].encode("utf-8")
+    yield from turns.chunks()
+    yield b"\n ]\n}\n"
+
+
+@dataclass(frozen=True)
 class _GameSite:
-    """One game rendered: its files, its tile on the index and its feed entries."""
+    """One game written: its tile on the index and its latest feed entries."""
 
-    files: dict[str, bytes]
     tile: GameTile
-    entries: list[tuple[datetime, Entry]]
+    entries: _Latest
 
 
-def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameSite:
+def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Site) -> _GameSite:
     engine: AnyGame = find_game(game.kind)
     info = engine.info
     presenter = engine.presenter
@@ -353,8 +541,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
     held = settings.holds(game.name) and not over
     code = _code_digest(type(engine).__module__)
     ruleset = info.ruleset(game.ruleset).title if game.ruleset else info.default_ruleset.title
-    d = game.name
-    files: dict[str, bytes] = {}
+    d = folder(game.name)
     feed_href = f"{d}/feed.atom"
 
     def board(turn: int, state: Any, resolutions: Sequence[Any], title: str) -> Board:
@@ -367,20 +554,21 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
             return picture.svg, picture.alt
 
         svg, alt = pictures.get(path, key, draw)
-        files[path] = svg.encode("utf-8")
+        site.put(path, svg.encode("utf-8"))
         return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt))
 
     def layout(title: str, crumbs: Sequence[Crumb]) -> Layout:
         return Layout(title, "../", (Crumb("Archive", "../index.html"), *crumbs), "feed.atom")
 
     turn_links: list[TurnLink] = []
-    entries: list[tuple[datetime, Entry]] = []
-    exported: list[dict[str, Any]] = []
+    entries = _Latest(FEED_ENTRIES)  # a game's feed keeps the latest, as the site's does
+    exported = _Spool()  # the export's turns, written as they come
     last = game.turns[-1].turn if game.turns else 0
     for t in game.turns:
         before = engine.load_state(t.before)
         after = engine.load_state(t.after)
-        resolutions = [engine.redact(engine.resolution_from_json(r), viewer) for r in t.resolutions]
+        whole = [engine.resolution_from_json(r) for r in t.resolutions]
+        resolutions = engine.redact_all(whole, viewer)
         lines = [presenter.resolution_lines(r, private=viewer.is_gm) for r in resolutions]
         events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
         orders: list[Orders] = []
@@ -391,7 +579,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
             elif text is None:
                 orders.append(Orders(name, "none", ()))
             else:
-                shown = engine.archived_orders(before, read_sheet(text), seat, viewer)
+                shown = engine.orders_seen(before, read_sheet(text), seat, whole, viewer, over=over)
                 orders.append(Orders(name, "held", ()) if shown is None else Orders(name, "sent", shown))
         draws = engine.archived_draws([_draw(t.turn, x) for x in t.draws], viewer)
         after_view = engine.view(after, viewer)
@@ -399,14 +587,14 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
         resolved = when(t.resolved_at)
         pic = board(t.turn, after, resolutions, f"{game.name} — turn {t.turn}")
         page = f"turn-{t.turn}.html"
-        files[f"{d}/{page}"] = _render("turn.html.j2", TurnPage(
+        site.put(f"{d}/{page}", _render("turn.html.j2", TurnPage(
             layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
                           (Crumb(game.name, "index.html"), Crumb(f"Turn {t.turn}", ""))),
             name=game.name, title=info.title, turn=t.turn, resolved=resolved, revealed=over, board=pic,
             events=events, orders=tuple(orders), chance=_chance_words(draws), standings=_standings(result.places),
             position=tuple(presenter.position_lines(after_view)),
             previous=f"turn-{t.turn - 1}.html" if t.turn > 1 else "",
-            next=f"turn-{t.turn + 1}.html" if t.turn < last else ""))
+            next=f"turn-{t.turn + 1}.html" if t.turn < last else "")))
         turn_links.append(TurnLink(t.turn, page, resolved, len(events)))
         entry_text = "\n".join(e.headline for e in events)
         entries.append((t.resolved_at, Entry(
@@ -435,13 +623,13 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
         latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"])
     else:
         latest = board(0, now, [], f"{game.name} — before turn 1")
-    files[f"{d}/index.html"] = _render("game.html.j2", GamePage(
+    site.put(f"{d}/index.html", _render("game.html.j2", GamePage(
         layout=layout(f"{game.name} ({info.title}) — {state}", (Crumb(game.name, ""),)),
         name=game.name, title=info.title, ruleset=ruleset, options=", ".join(game.options),
         players=", ".join(game.seats), state=state, revealed=over, held=held,
         deadline="" if over or game.deadline is None else when(game.deadline),
         standings=_standings(result.places), position=tuple(presenter.position_lines(engine.view(now, viewer))),
-        board=latest, latest=f"turn-{last}.html" if last else "", turns=tuple(reversed(turn_links))))
+        board=latest, latest=f"turn-{last}.html" if last else "", turns=tuple(reversed(turn_links)))))
     export = {
         "schema": SCHEMA,
         "game": game.name,
@@ -459,17 +647,19 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures) -> _GameS
                    "places": [{"seat": p.seat, "name": p.name, "place": p.place, "detail": p.detail}
                               for p in result.places]},
         "position": presenter.summary(engine.view(now, viewer)),
-        "turns": exported,
     }
-    files[f"{d}/game.json"] = (json.dumps(export, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    updated = max([game.created_at, *(t.resolved_at for t in game.turns)])
-    files[feed_href] = _render("feed.atom.j2", _feed(
+    try:
+        site.put_stream(f"{d}/game.json", lambda: _export_chunks(export, exported))
+    finally:
+        exported.close()
+    updated = max([game.created_at, *(moment for moment, _ in entries)])
+    site.put(feed_href, _render("feed.atom.j2", _feed(
         settings, f"{game.name} ({info.title})", f"{d}/index.html", feed_href, updated,
         uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}").urn,
-        [e for _, e in sorted(entries, key=lambda x: x[0], reverse=True)], prefix="../"))
+        [e for _, e in entries], prefix="../")))
     tile = GameTile(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
                     Board(f"{d}/board-{last}.svg", latest.alt))
-    return _GameSite(files, tile, entries)
+    return _GameSite(tile, entries)
 
 
 def _feed(settings: Settings, title: str, href: str, self_href: str, updated: datetime, feed_id: str,
@@ -483,24 +673,30 @@ def _feed(settings: Settings, title: str, href: str, self_href: str, updated: da
 
 
 def render_site(games: Sequence[GameData], settings: Settings, pictures: Pictures) -> dict[str, bytes]:
-    """Every file of the site, by its path relative to the site's folder."""
-    files: dict[str, bytes] = {"style.css": (data_dir("templates") / _TEMPLATES / "style.css").read_bytes()}
+    """Every file of the site, by its path relative to the site's folder (in memory: for checks)."""
+    site = Site(None)
+    _make_site(site, games, settings, pictures)
+    return site.files
+
+
+def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictures: Pictures) -> None:
+    """Every file of the site into `site`, one game and one turn at a time."""
+    site.put("style.css", (data_dir("templates") / _TEMPLATES / "style.css").read_bytes())
     tiles = []
-    entries: list[tuple[datetime, Entry]] = []
+    entries = _Latest(FEED_ENTRIES)
     for game in games:
-        site = _game_site(game, settings, pictures)
-        files.update(site.files)
-        tiles.append(site.tile)
-        entries += site.entries
-    files["index.html"] = _render("index.html.j2", IndexPage(
-        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(tiles)))
-    latest = sorted(entries, key=lambda x: (x[0], x[1].id), reverse=True)[:FEED_ENTRIES]
+        made = _game_site(game, settings, pictures, site)
+        tiles.append(made.tile)
+        for entry in made.entries:
+            entries.append(entry)
+    site.put("index.html", _render("index.html.j2", IndexPage(
+        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(tiles))))
+    latest = list(entries)
     updated = max([x[0] for x in latest] + [g.created_at for g in games], default=datetime(2000, 1, 1, tzinfo=timezone.utc))
-    files["feed.atom"] = _render("feed.atom.j2", _feed(
+    site.put("feed.atom", _render("feed.atom.j2", _feed(
         settings, "Game archive", "index.html", "feed.atom", updated,
         uuid.uuid5(uuid.NAMESPACE_URL, settings.url or "pbem:archive").urn,
-        [e for _, e in latest], prefix=""))
-    return files
+        [e for _, e in latest], prefix="")))
 
 
 # ---------------------------------------------------------------------------------------------- writing
@@ -529,7 +725,7 @@ class ArchiveReport:
 def _write(path: Path, data: bytes) -> None:
     """Write through a temporary file, so a reader of the site never sees half a page."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_TMP, suffix=path.suffix)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -548,32 +744,37 @@ def _read_manifest(directory: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _clear_leftovers(directory: Path, old_files: Iterable[object]) -> None:
+    """The temporary files of a run that was killed midway (each file is renamed into place whole,
+    so a leftover is never a page), in the site's folder and its games' folders."""
+    folders = {directory} | {(directory / str(p)).parent for p in old_files}
+    for place in folders:
+        if place == directory or directory.resolve() in place.resolve().parents:
+            for leftover in place.glob(f"{_TMP}*"):
+                if leftover.is_file():
+                    leftover.unlink(missing_ok=True)
+
+
 def write_archive(directory: Path, games: Sequence[GameData], settings: Settings = Settings()) -> ArchiveReport:
-    """Render the site of `games` into `directory`, rewriting only the files whose bytes changed
-    and removing the files an earlier run wrote that the site no longer has (nothing else)."""
+    """Write the site of `games` into `directory` as it is made, rewriting only the files whose bytes
+    changed and removing the files an earlier run wrote that the site no longer has (nothing else)."""
     directory.mkdir(parents=True, exist_ok=True)
     manifest = _read_manifest(directory)
-    old_files = manifest.get("files", [])
+    listed = manifest.get("files", [])
+    old_files = [str(p) for p in listed] if isinstance(listed, list) else []
+    _clear_leftovers(directory, old_files)
     pictures = Pictures(directory, manifest.get("pictures", {}))
-    files = render_site(games, settings, pictures)
-    report = ArchiveReport(directory, len(files), sum(len(b) for b in files.values()), pictures_drawn=pictures.drawn)
-    for path, data in sorted(files.items()):
+    site = Site(directory)
+    _make_site(site, games, settings, pictures)
+    report = ArchiveReport(directory, len(site.paths), site.size, sorted(site.written), pictures_drawn=pictures.drawn)
+    for path in sorted(set(old_files) - site.paths):
         target = directory / path
-        try:
-            same = target.read_bytes() == data
-        except OSError:
-            same = False
-        if not same:
-            _write(target, data)
-            report.written.append(path)
-    for path in sorted(set(old_files) - set(files)) if isinstance(old_files, list) else ():
-        target = directory / str(path)
         if directory.resolve() in target.resolve().parents and target.is_file():
             target.unlink()
-            report.removed.append(str(path))
+            report.removed.append(path)
             if target.parent != directory and not any(target.parent.iterdir()):
                 target.parent.rmdir()
-    new_manifest = {"schema": SCHEMA, "files": sorted(files), "pictures": dict(sorted(pictures.new.items()))}
+    new_manifest = {"schema": SCHEMA, "files": sorted(site.paths), "pictures": dict(sorted(pictures.new.items()))}
     if new_manifest != manifest:
         _write(directory / MANIFEST, (json.dumps(new_manifest, indent=1) + "\n").encode("utf-8"))
     return report
@@ -588,5 +789,5 @@ def build_archive(moderator: Moderator, directory: Path, names: Sequence[str] = 
     return write_archive(directory, load_games(moderator, names), settings)
 
 
-__all__ = ["MANIFEST", "SCHEMA", "ArchiveReport", "GameData", "Settings", "TurnData", "build_archive", "load_games",
-           "render_site", "write_archive"]
+__all__ = ["MANIFEST", "SCHEMA", "ArchiveReport", "GameData", "Settings", "Site", "StoredTurns", "TurnData",
+           "build_archive", "folder", "load_games", "render_site", "write_archive"]

@@ -2,7 +2,8 @@
 
 This driver knows the case format's blocks and common keys, and no game: every other key line
 goes to the codec of the case's game, which builds the position, resolves the turn with
-scripted chance and compares the expectations.
+scripted chance and compares the expectations. Each game keeps its cases in the `cases/` folder
+of its own package, found through the registry.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from pbem.errors import CaseFormatError, PbemError
-from pbem.games import default_game, find_game
+from pbem.games import default_game, find_game, games
 from pbem.games.codec import CaseCodec, CaseRun, CaseText, case_int
+from pbem.resources import game_folder
 
 COMMON_KEYS = frozenset(
     {"CASE", "TITLE", "GAME", "RULES", "OPTIONS", "SEATS", "TURN", "FIRST", "ORDERS", "EXPECT-OVER", "END"}
@@ -62,7 +65,7 @@ class _Reading:
         self.given: set[str] = set()
 
 
-def read_cases(path: Path) -> Iterator[Case | CaseFormatError]:
+def read_cases(path: Path | Traversable) -> Iterator[Case | CaseFormatError]:
     """Every case of a file; a malformed case comes out as its error, and reading goes on."""
     text = path.read_text(encoding="utf-8-sig")
     name = str(path)
@@ -273,9 +276,29 @@ def case_files(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
+def game_case_files() -> list[Traversable]:
+    """The `.case` files in the `cases/` folder of every registered game's package, game by game."""
+    out: list[Traversable] = []
+
+    def walk(folder: Traversable) -> None:
+        for item in sorted(folder.iterdir(), key=lambda i: i.name):
+            if item.is_dir():
+                walk(item)
+            elif item.name.endswith(".case"):
+                out.append(item)
+
+    for game in games():
+        folder = game_folder(game.package, "cases")
+        if folder is not None:
+            walk(folder)
+    return out
+
+
 def check_cases(paths: Iterable[Path]) -> Iterator[CaseResult]:
-    """Run every case under `paths`; malformed cases come out as failures with their line."""
-    for path in case_files(paths):
+    """Run every case under `paths` (none: every registered game's own cases); malformed cases
+    come out as failures with their line."""
+    named = list(paths)
+    for path in case_files(named) if named else game_case_files():
         try:
             items = list(read_cases(path))
         except (OSError, UnicodeDecodeError) as err:

@@ -62,14 +62,15 @@ def main() -> None:
 
 
 @main.command("check-cases")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-v", "--verbose", is_flag=True, help="Also list the cases that pass.")
 def check_cases_cmd(paths: tuple[Path, ...], verbose: bool) -> None:
-    """Run rule cases (.case files, or folders searched for them) against the engine.
+    """Run rule cases (.case files, or folders searched for them) against the engine; without
+    PATHS, every registered game's own cases (the `cases/` folder of its package).
 
     Prints every failing case in full, then `N passed, M failed`; exits 1 if any failed.
 
-    Example: pbem check-cases tests/cases my-bug.case
+    Example: pbem check-cases my-bug.case
     """
     from pbem.cases import check_cases
 
@@ -93,6 +94,32 @@ config_option = click.option(
     "--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
     help="The pbem.toml to use (default: $PBEM_CONFIG, then ./pbem.toml).",
 )
+
+
+class _StoredInt(click.ParamType):  # type: ignore[type-arg]
+    """A whole number the store can keep (a signed 64-bit column in SQLite and PostgreSQL alike):
+    one beyond it is a one-line error, not an overflow deep in the database driver."""
+
+    name = "integer"
+    LARGEST = 2**63 - 1
+
+    def __init__(self, hint: str = "") -> None:
+        self.hint = hint
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        number = value if isinstance(value, int) else None
+        if number is None:
+            text = str(value).strip()
+            if not (text.isascii() and text.lstrip("+-").isdigit()) or len(text) > 40:
+                self.fail(f"{str(value)[:40]!r} is not a whole number{self.hint}", param, ctx)
+            number = int(text)
+        if not 0 <= number <= self.LARGEST:
+            self.fail(f"{str(number)[:40]} is out of range: give a whole number from 0 to {self.LARGEST} "
+                      f"({len(str(self.LARGEST))} digits at most){self.hint}", param, ctx)
+        return number
+
+
+WHOLE = _StoredInt()
 
 
 def _moderator(config_path: Path | None) -> Moderator:
@@ -345,7 +372,7 @@ def _pending_warning(count: int) -> str:
 @click.argument("name")
 @click.option("--preview", is_flag=True, help="Show the result without keeping anything.")
 @click.option("--force", is_flag=True, help="Resolve even though no orders came in since the last turn.")
-@click.option("--turn", type=int, default=None, help="Only resolve if this is the current turn.")
+@click.option("--turn", type=WHOLE, default=None, help="Only resolve if this is the current turn.")
 @config_option
 def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config_path: Path | None) -> None:
     """Resolve the current turn and send every player their report.
@@ -383,7 +410,7 @@ def resolve_turn(name: str, preview: bool, force: bool, turn: int | None, config
 
 @main.command()
 @click.argument("name")
-@click.option("--turn", type=int, default=None, help="The position before turn N was resolved (default: now).")
+@click.option("--turn", type=WHOLE, default=None, help="The position before turn N was resolved (default: now).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable, every hidden value shown.")
 @config_option
 def show(name: str, turn: int | None, as_json: bool, config_path: Path | None) -> None:
@@ -409,7 +436,7 @@ def show(name: str, turn: int | None, as_json: bool, config_path: Path | None) -
 
 @main.command()
 @click.argument("name")
-@click.option("--turn", type=int, default=None, help="The board before turn N (with turn N-1's moves).")
+@click.option("--turn", type=WHOLE, default=None, help="The board before turn N (with turn N-1's moves).")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True,
               help="The file to write: .svg or .png.")
 @config_option
@@ -428,7 +455,8 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
     now = engine.turn(state)
     if now > 1:
         _, _, record = m.turn_record(name, now - 1)
-        resolutions = [engine.redact(engine.resolution_from_json(d), public) for d in json.loads(record.resolutions)]
+        resolutions = list(engine.redact_all([engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
+                                             public))
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
     if not output.parent.is_dir():
@@ -464,8 +492,7 @@ def history(name: str, config_path: Path | None) -> None:
                 click.echo(f"  GM ({e.created_at:%Y-%m-%d %H:%M}): {e.text.splitlines()[0]}")
         click.echo(f"Turn {t.turn}" + (f" (correction {t.correction})" if t.correction else "")
                    + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
-        for d in json.loads(t.resolutions):
-            resolution = engine.redact(engine.resolution_from_json(d), public)
+        for resolution in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], public):
             click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
     for e in events:
         if e.turn >= game.turn and e.kind != "press":
@@ -702,7 +729,7 @@ def press(name: str, switch: str, config_path: Path | None) -> None:
 @main.command()
 @click.argument("name")
 @click.argument("seat")
-@click.option("--turn", type=int, default=None, help="The turn's report (default: the last resolved).")
+@click.option("--turn", type=WHOLE, default=None, help="The turn's report (default: the last resolved).")
 @config_option
 def resend(name: str, seat: str, turn: int | None, config_path: Path | None) -> None:
     """Send a player's turn report again.
@@ -811,7 +838,7 @@ def quarantine_list(config_path: Path | None) -> None:
 
 
 @quarantine.command("retry")
-@click.argument("message_ids", nargs=-1, type=int, required=True)
+@click.argument("message_ids", nargs=-1, type=WHOLE, required=True)
 @config_option
 def quarantine_retry(message_ids: tuple[int, ...], config_path: Path | None) -> None:
     """Run quarantined messages through the pipeline again.

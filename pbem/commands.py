@@ -18,7 +18,9 @@ from sqlmodel import Session
 
 from pbem.errors import PbemError
 from pbem.games import AnyGame
-from pbem.games.base import Viewer
+from pbem.games.base import Bot, Viewer
+from pbem.games.chance import Chance
+from pbem.games.sheet import Accepted, Echo, Rejected
 from pbem.mailer import GmNote, reader_of, sheet_template, view_turn
 from pbem.reports import when
 from pbem.store import EventKind, GameRow, PlayerRow, Store, TurnRow
@@ -93,11 +95,28 @@ def history_lines(engine: AnyGame, players: Sequence[PlayerRow], turns: Sequence
     for t in turns:
         lines.append(f"Turn {t.turn}" + (f" (corrected {t.correction}x)" if t.correction else "")
                      + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC:")
-        for d in json.loads(t.resolutions):
-            seen = engine.redact(engine.resolution_from_json(d), viewer)
+        for seen in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], viewer):
             mine = seat is not None and getattr(seen, "seat", None) == seat
             lines.append("  " + engine.presenter.resolution_lines(seen, private=mine)[0])
     return lines
+
+
+def preview_lines(engine: AnyGame, state: Any, orders: Any, echo: Sequence[Echo], seat: int) -> list[str]:
+    """PREVIEW: the sender's own sheet (`orders`, read with the `echo` of its lines) told on the
+    position, with the game's warnings; the game works from the sender's own seat only."""
+    lines = [f"  line {e.line}: {e.canonical}" for e in echo if isinstance(e, Accepted)]
+    lines += [f"  line {e.line}, column {e.column}: {e.reason}" for e in echo if isinstance(e, Rejected)]
+    told = engine.preview(state, orders, seat)
+    warnings = engine.lint(state, orders, seat)
+    body = ["YOUR SHEET", *lines, "", "WHAT IT WOULD DO", *(told or ("This game gives no step-by-step preview.",))]
+    if warnings:
+        body += ["", "WARNINGS", *(f"  {w}" for w in warnings)]
+    return [*body, "", "Nothing was stored: send the sheet without PREVIEW to make it your orders."]
+
+
+def suggested_sheet(engine: AnyGame, advisor: Bot[Any], state: Any, seat: int, chance: Chance) -> str:
+    """SUGGEST: the sheet a computer player would write for the seat, from that seat's own view."""
+    return advisor.write(engine.view(state, Viewer(seat)), chance)
 
 
 def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:

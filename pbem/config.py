@@ -31,6 +31,9 @@ max_replies_per_hour = 20
 # VACATION days a player may take in one game, and PRESS messages a player may send a day.
 vacation_days = 14
 press_per_day = 5
+# SUGGEST (a computer player's search) and PREVIEW answers a player may have in one game a day.
+suggest_per_day = 5
+preview_per_day = 20
 # A replacement player gets at least this long before the current deadline (`pbem replace`).
 takeover = "3d"
 
@@ -100,6 +103,8 @@ class Config:
     archive_url: str = ""
     vacation_days: int = 14
     press_per_day: int = 5
+    suggest_per_day: int = 5
+    preview_per_day: int = 20
     takeover: str = "3d"
 
     @property
@@ -167,6 +172,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "max_mail_kb": Key("integer", "max_mail_kb = 5120", _positive),
         "vacation_days": Key("integer", "vacation_days = 14", _non_negative),
         "press_per_day": Key("integer", "press_per_day = 5", _non_negative),
+        "suggest_per_day": Key("integer", "suggest_per_day = 5", _non_negative),
+        "preview_per_day": Key("integer", "preview_per_day = 20", _non_negative),
         "takeover": Key("string", 'takeover = "3d"', _span),
     },
     "database": {"url": Key("string", 'url = "sqlite:///pbem.sqlite"')},
@@ -332,6 +339,35 @@ def _sqlite_url(url: str, base: Path) -> str:
     return url
 
 
+#: the Python package that brings a database driver, for the error that names it
+_DRIVER_PACKAGES = {"postgresql+psycopg": "pip install 'pbem[postgres]'"}
+_URL_EXAMPLES = 'url = "sqlite:///pbem.sqlite" or url = "postgresql+psycopg://user:password@host/dbname"'
+
+
+def _database_url(url: str) -> str:
+    """`url` when SQLAlchemy can open it with a driver that is installed; else a PbemError that says
+    how to fix it (the URL is never repeated: it may hold a password)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        raise PbemError(f"[database] url is not a database URL; write it like {_URL_EXAMPLES}") from None
+    try:
+        dialect = parsed.get_dialect()
+    except NoSuchModuleError:
+        raise PbemError(f"[database] url names the database {parsed.drivername!r}, which pbem cannot use; "
+                        f"write it like {_URL_EXAMPLES}") from None
+    try:
+        dialect.import_dbapi()
+    except ImportError as err:
+        install = _DRIVER_PACKAGES.get(parsed.drivername, f"install the Python package that provides {err.name!r}")
+        raise PbemError(f"[database] url needs the driver {parsed.drivername!r}, which is not installed "
+                        f"({err}): {install}, or write it like {_URL_EXAMPLES}") from None
+    return url
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read the config from `path`, $PBEM_CONFIG or ./pbem.toml, checked against SCHEMA."""
     if path is None:
@@ -343,7 +379,18 @@ def load_config(path: Path | None = None) -> Config:
             "or name the file with --config FILE or $PBEM_CONFIG"
         )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+    except OSError as err:
+        raise PbemError(f"cannot read {path}: {err.strerror or err}; make it readable, or name another "
+                        "file with --config FILE") from None
+    if raw.startswith(b"SQLite format 3\x00"):
+        raise PbemError(f"{path} is pbem's SQLite database, not its configuration: name pbem.toml instead, "
+                        f"e.g. --config {path.with_name(CONFIG_NAME)}")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise PbemError(f"{path} is not a text file, so not a pbem configuration: name the pbem.toml that "
+                        "`pbem init` wrote, with --config FILE") from None
     except tomllib.TOMLDecodeError as err:
         raise PbemError(f"{path} is not valid TOML: {err}") from None
     problems = validate(data)
@@ -362,7 +409,7 @@ def load_config(path: Path | None = None) -> Config:
         path=path.resolve(),
         address=mod.get("address", "gm@pbem.invalid"),
         name=mod.get("name", "pbem"),
-        database_url=_sqlite_url(data.get("database", {}).get("url", "sqlite:///pbem.sqlite"), base),
+        database_url=_database_url(_sqlite_url(data.get("database", {}).get("url", "sqlite:///pbem.sqlite"), base)),
         maildir=base / data.get("inbox", {}).get("maildir", "inbox"),
         outbox=base / data.get("outbox", {}).get("folder", "outbox"),
         imap=imap,
@@ -378,6 +425,8 @@ def load_config(path: Path | None = None) -> Config:
         archive_url=archive.get("url", ""),
         vacation_days=mod.get("vacation_days", 14),
         press_per_day=mod.get("press_per_day", 5),
+        suggest_per_day=mod.get("suggest_per_day", 5),
+        preview_per_day=mod.get("preview_per_day", 20),
         takeover=mod.get("takeover", "3d"),
     )
 

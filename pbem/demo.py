@@ -86,7 +86,7 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             game, _, state = m.game_state(spec["name"])
             engine, done, resolutions = summary.engine, summary.turn, list(summary.resolutions)
         public = Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), [engine.redact(r, public) for r in resolutions],
+        picture = engine.presenter.picture(engine.view(state, public), engine.redact_all(resolutions, public),
                                            title=f"{spec['name']} — after turn {done}", subtitle="")
         (directory / f"board-turn-{done}.png").write_bytes(picture.png)
         if engine.is_over(state):

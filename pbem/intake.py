@@ -27,9 +27,9 @@ from pbem import commands
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
-from pbem.games.base import Parsed, Viewer
+from pbem.games.base import Parsed
 from pbem.games.chance import game_chance
-from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Sheet, holds_orders, merge, read_sheet
+from pbem.games.sheet import Echo, Ignored, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
@@ -47,7 +47,7 @@ from pbem.store import (
     SheetRow,
     Store,
 )
-from pbem.tokens import new_secret, reply_token, secret_matches
+from pbem.tokens import Proof, identify, new_secret, reply_token
 
 #: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
 #: the pipeline right after storing it, in well under a second)
@@ -69,6 +69,8 @@ class Policy:
     authserv_id: str | None = None  # refuse dmarc=fail in this server's Authentication-Results
     vacation_days: int = 14  # VACATION days a player may take in one game
     press_per_day: int = 5  # PRESS messages a player may send in one game a day
+    suggest_per_day: int = 5  # SUGGEST answers (a search each) a player may have in one game a day
+    preview_per_day: int = 20  # PREVIEW answers a player may have in one game a day
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class Intake:
     must_answer: bool = False
     #: the answer states the deadline (and carries it as an .ics)
     tell_deadline: bool = False
+    proof: Proof = Proof.NONE  # what the SECRET line proved (find-player)
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,9 @@ def _games_hint(m: Deps, session: Session, sender: str) -> str:
 
 def find_player(m: Deps, session: Session, it: Intake) -> None:
     """The From address must be a player's, and the SECRET line theirs (the master secret, or
-    the reply token of the current turn that their report's template carries)."""
+    the reply token of the current turn that their report's template carries). Which of the two
+    it was is kept: a token opens its own turn's sheet only (`needs_master`). A token of hers for
+    an earlier turn gets a plain answer and is no sign of an attack."""
     assert it.game is not None and it.game.id is not None
     if not it.players or it.players[0].game_id != it.game.id:  # find-game may have read them with the game
         it.players = m.store.players(session, it.game.id)
@@ -281,27 +286,98 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
     it.player = player
     it.row.player_id = player.id
     if "SEND SECRET" in it.sheet.commands:
-        # only ever to the player's own address, so asking in their name gains nobody anything
+        # only ever to the player's own address, so asking in their name gains nobody anything; but a
+        # forged From could ask a hundred times, so it counts in the replies' hourly limit
+        if not m.mailer.may_reply(session, player.email):
+            tell_gm_of_flood(m, session, it, "SEND SECRET")
+            raise Stop(MessageStatus.REFUSED, f"SEND SECRET was not answered: more than "
+                       f"{m.mailer.config.max_replies_per_hour} replies went to {player.email} in the last hour")
         it.alerts.append(m.mailer.secret_mail(it.game, player, why="you asked for it", message=it.row.id or 0))
         raise Stop(MessageStatus.ANSWERED, "the player's secret was sent to their address")
     secret = it.sheet.secret
-    if "HELP" in it.sheet.commands and (secret is None or not secret_matches(secret, player.secret, it.game.name,
-                                                                                it.game.turn)):
+    identity = identify(secret, player.secret, it.game.name, it.game.turn) if secret is not None else None
+    it.proof = identity.kind if identity is not None else Proof.NONE
+    if "HELP" in it.sheet.commands and it.proof not in (Proof.MASTER, Proof.TOKEN):
         # like SEND SECRET: the answer goes to the player's own address only
         _answer_help(m, session, it)
         raise Stop(MessageStatus.ANSWERED, "HELP was answered")
     if secret is None:
         raise Stop(MessageStatus.REFUSED, "the orders have no SECRET line",
                    fix="Add the line 'SECRET <your secret>' from your welcome mail or last report.", reply=True)
-    if not secret_matches(secret, player.secret, it.game.name, it.game.turn):
-        raise Stop(MessageStatus.REFUSED, f"the SECRET {secret[:40]!r} is not yours",
+    if identity is not None and identity.kind is Proof.STALE:
+        raise Stop(MessageStatus.REFUSED,
+                   f"{secret.strip()[:40]!r} is your reply token for turn {identity.turn} of {it.game.name}, which is "
+                   f"over: the current turn is {it.game.turn}",
+                   fix=f"Your latest report carries the token for turn {it.game.turn} in its SECRET line; your "
+                       "secret from the welcome mail works in every turn (a mail with the line SEND SECRET "
+                       "sends it to you again).", reply=True)
+    if it.proof not in (Proof.MASTER, Proof.TOKEN):
+        raise Stop(MessageStatus.REFUSED, f"{WRONG_SECRET} {secret[:40]!r} is not yours",
                    fix="Copy the SECRET line from your welcome mail or your last turn report.", reply=True)
+
+
+#: how the refusal of a wrong secret begins: only these count towards the GM's alert
+WRONG_SECRET = "the SECRET"  # noqa: S105 - the words of a refusal, not a secret
+#: the commands whose effect outlives the turn (or reaches others): a reply token, which anyone
+#: the report was forwarded to holds, cannot give them
+MASTER_ONLY = ("STANDING", "VACATION", "PRESS", "NEW SECRET", "TIMEZONE")
+#: the commands that cost a search or a simulation, with the Policy field of their daily budget
+COSTLY = {"SUGGEST": "suggest_per_day", "PREVIEW": "preview_per_day"}
+
+
+def needs_master(m: Deps, session: Session, it: Intake) -> None:
+    """A reply token opens its turn's sheet only: STANDING, VACATION, PRESS, NEW SECRET and
+    TIMEZONE need the master secret. SUGGEST and PREVIEW are within the player's daily budget and
+    the replies' hourly limit (the search is not run for an answer that could not be sent)."""
+    assert it.game is not None and it.player is not None and it.game.id is not None
+    words = {c if c.startswith("NEW ") else c.split()[0] for c in it.sheet.commands}
+    if it.sheet.timezone is not None:
+        words.add("TIMEZONE")
+    if it.proof is not Proof.MASTER:
+        wanted = [w for w in MASTER_ONLY if w in words]
+        if wanted:
+            raise Stop(MessageStatus.REFUSED,
+                       f"{' and '.join(wanted)} need{'s' if len(wanted) == 1 else ''} your secret: the SECRET line "
+                       f"holds the reply token of turn {it.game.turn}, which is good for this turn's orders only",
+                       fix="Write the line 'SECRET <your secret>' from your welcome mail instead of the token (a "
+                           "mail with the line SEND SECRET sends your secret to you again).", reply=True)
+    for word, budget_field in COSTLY.items():
+        if word not in words:
+            continue
+        budget: int = getattr(m.policy, budget_field)
+        kind = EventKind.SUGGEST if word == "SUGGEST" else EventKind.PREVIEW
+        used = m.store.events_since(session, it.game.id, kind, it.player.seat, m.now() - timedelta(days=1))
+        if used >= budget:
+            raise Stop(MessageStatus.REFUSED, f"{word} was not answered: a player may ask for {budget} a day in a "
+                       f"game, and you have asked for {used} since this time yesterday",
+                       fix=f"Try again tomorrow; a mail without {word} is taken as usual.", reply=True)
+        if not m.mailer.may_reply(session, it.player.email):
+            tell_gm_of_flood(m, session, it, word)
+            raise Stop(MessageStatus.REFUSED, f"{word} was not answered: more than "
+                       f"{m.mailer.config.max_replies_per_hour} replies went to {it.player.email} in the last hour")
+        it.events.append(EventRow(game_id=it.game.id, turn=it.game.turn, kind=kind, seat=it.player.seat,
+                                  text=f"{it.player.name} asked for {word}", created_at=m.now()))
+
+
+def tell_gm_of_flood(m: Deps, session: Session, it: Intake, what: str) -> None:
+    """Replies to a player were held back by the hourly limit: the GM hears of it once a day."""
+    assert it.game is not None and it.player is not None
+    alert = m.mailer.gm_alert(
+        key=("flood", it.game.name, it.player.name, m.now().strftime("%Y-%m-%d")),
+        subject=f"{it.game.name}: more mail in {it.player.name}'s name than pbem answers",
+        text=(f"More than {m.mailer.config.max_replies_per_hour} replies went to {it.player.email} "
+              f"({it.player.name} in {it.game.name}) in the last hour; pbem answers no more of them this hour "
+              f"(the latest asked for {what}). If the player did not send them, someone is sending mail in "
+              "their name. This mail comes once a day."))
+    if not m.store.mail_exists(session, alert.msg_id) and all(a.msg_id != alert.msg_id for a in it.alerts):
+        it.alerts.append(alert)
 
 
 def player_settings(m: Deps, session: Session, it: Intake) -> None:
     """A `TIMEZONE <zone>` line (checked by the sheet reader) sets the player's zone for deadlines;
     a `NEW SECRET` line gives the player a new secret, told in the answer; `STANDING` marks the
     mail's sheet (or, in a mail without orders, the sheet in force) as standing orders."""
+    needs_master(m, session, it)
     assert it.player is not None and it.game is not None
     if "NEW SECRET" in it.sheet.commands:
         it.player.secret = new_secret()
@@ -476,15 +552,7 @@ def preview(m: Deps, session: Session, it: Intake) -> None:
     if "PREVIEW" not in it.sheet.commands:
         return
     assert it.game is not None and it.player is not None and it.parsed is not None
-    engine = m.engine(it.game)
-    lines = [f"  line {e.line}: {e.canonical}" for e in it.echo if isinstance(e, Accepted)]
-    lines += [f"  line {e.line}, column {e.column}: {e.reason}" for e in it.echo if isinstance(e, Rejected)]
-    told = engine.preview(it.state, it.parsed.orders, it.player.seat)
-    warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
-    body = ["YOUR SHEET", *lines, "", "WHAT IT WOULD DO", *(told or ("This game gives no step-by-step preview.",))]
-    if warnings:
-        body += ["", "WARNINGS", *(f"  {w}" for w in warnings)]
-    body += ["", "Nothing was stored: send the sheet without PREVIEW to make it your orders."]
+    body = commands.preview_lines(m.engine(it.game), it.state, it.parsed.orders, it.echo, it.player.seat)
     _answer(m, session, it, "PREVIEW", f"this is what your sheet would do in turn {it.game.turn} if the other "
             "players did not move:", body)
     raise Stop(MessageStatus.ANSWERED, "PREVIEW was answered; nothing was stored")
@@ -510,7 +578,7 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
             "you move again."])
         return
     chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
-    text = advisor.write(game.view(state, Viewer(it.player.seat)), chance)
+    text = commands.suggested_sheet(game, advisor, state, it.player.seat, chance)
     lines = [line for line in text.splitlines() if line.strip()]
     template = sheet_template(it.game.name, it.game.turn, reply_token(it.player.secret, it.game.name, it.game.turn),
                               lines)
@@ -719,11 +787,13 @@ def refuse(m: Deps, session: Session, it: Intake, stop: Stop) -> None:
 
 
 def warn_wrong_secrets(m: Deps, session: Session, it: Intake) -> None:
-    """After repeated wrong secrets in a player's name the GM is told (once a day)."""
-    if it.player is None or it.player.id is None or it.game is None:
+    """After repeated wrong secrets in a player's name the GM is told (once a day). Only a secret
+    that is nobody's counts: a missing SECRET line, or her own token of an earlier turn, is a
+    slip of the player's, not someone trying her secret."""
+    if it.player is None or it.player.id is None or it.game is None or not it.row.reason.startswith(WRONG_SECRET):
         return
     since = m.now() - timedelta(days=1)
-    count = m.store.refusals_for(session, it.player.id, "find-player", since) + 1
+    count = m.store.refusals_for(session, it.player.id, "find-player", since, reason_prefix=WRONG_SECRET) + 1
     if count >= WRONG_SECRETS_ALERT:
         alert = m.mailer.gm_alert(
             key=("wrong-secret", it.game.name, it.player.name, m.now().strftime("%Y-%m-%d")),
@@ -731,33 +801,40 @@ def warn_wrong_secrets(m: Deps, session: Session, it: Intake) -> None:
             text=(f"{count} mails in the last day came from {it.player.email} in {it.player.name}'s name in "
                   f"{it.game.name} with a wrong SECRET (the last: {it.row.subject!r}).\n\n"
                   "If they are not the player's, someone is trying their secret; `pbem secret "
-                  f"{it.game.name} {it.player.name} --new` gives the player a new one."))
+                  f"{it.game.name} {it.player.name}` gives the player a new one."))
         if not m.store.mail_exists(session, alert.msg_id):
             m.mailer.queue(session, it.game, it.game.turn, alert)
 
 
 def note_bounce(m: Deps, session: Session, it: Intake) -> None:
-    """A delivery status notification for our own mail: the outgoing mail is marked failed,
-    the player's address bouncing, and the GM is told."""
+    """A delivery status notification is news only when it quotes the Message-ID of a mail pbem
+    sent, and then only for that mail's own recipient: the mail is marked failed, the players of its
+    game at that address bouncing, and the GM is told (once a day for each player). Anyone can
+    write a report naming any address, so one that quotes no mail of ours changes nothing."""
     assert it.msg is not None
     bounce = parse_dsn(it.msg)
-    if bounce is None:
+    if bounce is None or not bounce.original_message_id:
         return
-    mail = m.store.mail_by_message_id(session, bounce.original_message_id) if bounce.original_message_id else None
-    for failed in bounce.recipients:
-        if not failed.permanent:
-            continue
-        why = f"{failed.status} {failed.diagnostic}".strip()[:300] or "the mail came back"
-        address = (failed.original_address or failed.address).lower()
-        if mail is not None and mail.recipient.lower() not in (address, failed.address.lower()):
-            continue
-        if mail is not None:
-            mail.status, mail.error = MailStatus.FAILED, f"bounced: {why}"
-            session.add(mail)
-        for player in m.store.players_with_address(session, address):
-            player.bouncing = why
-            session.add(player)
-            m.mailer.queue(session, None, None, m.mailer.bounce_alert(player, address, why, it.row.id))
+    mail = m.store.mail_by_message_id(session, bounce.original_message_id)
+    if mail is None:
+        return
+    recipient = mail.recipient.lower()
+    failed = next((f for f in bounce.recipients if f.permanent and recipient in (f.address, f.original_address)), None)
+    if failed is None:
+        return  # a delay, or another recipient than the mail's: nothing to do
+    why = f"{failed.status} {failed.diagnostic}".strip()[:300] or "the mail came back"
+    mail.status, mail.error = MailStatus.FAILED, f"bounced: {why}"
+    session.add(mail)
+    day = m.now().strftime("%Y-%m-%d")
+    for player in m.store.players_with_address(session, recipient):
+        if mail.game_id is not None and player.game_id != mail.game_id:
+            continue  # the address may work for another game's mail; that game hears of its own
+        player.bouncing = why
+        session.add(player)
+        game = session.get(GameRow, player.game_id)
+        alert = m.mailer.bounce_alert(player, recipient, why, day, game=game.name if game else "")
+        if not m.store.mail_exists(session, alert.msg_id):
+            m.mailer.queue(session, None, None, alert)
 
 
 # the run ---------------------------------------------------------------------------------------

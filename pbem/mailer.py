@@ -26,6 +26,11 @@ from pbem.mail.kinds import MailKind
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
 from pbem.tokens import reply_token
 
+#: the first part of the Message-IDs of mails that belong to no game. A game's mails begin with its
+#: name, and a game name is letters, digits, '-', '_' and '.': these can never be one
+ALERT_FAMILY = "@gm"
+REFUSAL_FAMILY = "@refusal"
+
 
 class GameContext(Protocol):
     """What the mailer reads of a game."""
@@ -220,7 +225,7 @@ class Mailer(Generic[Tx]):
                 original: str | None) -> Outgoing:
         ctx = RefusalContext(reader=reader, subject=subject, reason=reason, fix=fix, moderator=self.config.address)
         title = f"Not taken as orders: {subject}"[:200]
-        msg_id = message_id("refusal", message, domain=self.domain)
+        msg_id = message_id(REFUSAL_FAMILY, message, domain=self.domain)
         raw = self._compose(to=to, to_name=to_name, subject=title, text=render("refusal.txt.j2", ctx), date=self.now(),
                             msg_id=msg_id, in_reply_to=original or None, auto_submitted="auto-replied")
         return Outgoing(MailKind.REFUSAL, to, msg_id, title, raw)
@@ -236,7 +241,7 @@ class Mailer(Generic[Tx]):
         `parts` takes each report's text and picture instead of its mail."""
         title = f"{game.name} — after turn {turn}"
         public = engine.view(after, Viewer.public())
-        drawn = engine.presenter.picture(public, [engine.redact(r, Viewer.public()) for r in resolutions],
+        drawn = engine.presenter.picture(public, engine.redact_all(resolutions, Viewer.public()),
                                          title=title, subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
         computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
@@ -248,7 +253,7 @@ class Mailer(Generic[Tx]):
                 continue
             reader = reader_of(player)
             view = engine.view(after, reader.viewer)
-            seen = [engine.redact(r, reader.viewer) for r in resolutions]
+            seen = engine.redact_all(resolutions, reader.viewer)
             letter = engine.presenter.report(view, seen, reader)
             shown, alt = picture, drawn.alt
             if player is not None and engine.presenter.private_pictures:  # a player's own picture, from her view
@@ -269,7 +274,9 @@ class Mailer(Generic[Tx]):
                 continue
             to = player.email if player else self.config.address
             # a correction is another mail than the report it corrects: its own Message-ID
-            msg_id = message_id(game.name, "report", turn, who, *((f"c{correction}",) if correction else ()),
+            # the GM's copy is a kind of its own, so no seat's name (a seat called 'GM') can give its ID
+            mine = ("report", turn, who) if player is not None else ("gm-report", turn)
+            msg_id = message_id(game.name, *mine, *((f"c{correction}",) if correction else ()),
                                 *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=text,
                                 html=_part(letter.html, env) if letter.html else None, pictures=[shown],
@@ -292,18 +299,24 @@ class Mailer(Generic[Tx]):
 
     def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
         """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""
-        msg_id = message_id("gm", *key, domain=self.domain)
+        msg_id = message_id(ALERT_FAMILY, *key, domain=self.domain)
         raw = self._compose(to=self.config.address, to_name="GM", subject=subject[:200],
                             text=text + f"\n\n-- pbem ({self.config.address})\n", date=self.now(), msg_id=msg_id)
         return Outgoing(MailKind.GM_ALERT, self.config.address, msg_id, subject[:200], raw)
 
-    def bounce_alert(self, player: PlayerContext, address: str, why: str, key: object = "") -> Outgoing:
+    def bounce_alert(self, player: PlayerContext, address: str, why: str, key: object = "", *, game: str = "") -> Outgoing:
+        """The GM's news that mail to a player came back, saying what pbem does about it (it goes on
+        sending: the address may work again, and the player's orders are still taken)."""
+        where = f" in {game}" if game else ""
+        fix = (f"`pbem replace {game} {player.name} --email NEW-ADDRESS`" if game
+               else "`pbem replace GAME PLAYER --email NEW-ADDRESS`")
         return self.gm_alert(
             key=("bounce", player.game_id, player.name, key or why[:40]),
             subject=f"Mail to {player.name} ({address}) bounced",
-            text=(f"pbem's mail to {player.name} <{address}> could not be delivered:\n\n  {why}\n\n"
-                  "The player gets no reports until the address works. Ask them for a working address, "
-                  "or replace the player."))
+            text=(f"pbem's mail to {player.name} <{address}>{where} could not be delivered:\n\n  {why}\n\n"
+                  "pbem still sends their reports and answers to this address (they may come back too), and "
+                  "`pbem status` shows it as bouncing. If the address stays broken, ask the player for a working "
+                  f"one and give it to the seat with {fix} (the seat gets a new secret and a welcome mail)."))
 
     def reminder(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, deadline: datetime,
                  span: timedelta) -> Outgoing:

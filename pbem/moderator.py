@@ -81,7 +81,8 @@ class Moderator:
         policy = Policy(address=config.address, max_bytes=config.max_mail_bytes,
                         reply_to_strangers=config.reply_to_strangers, strangers_per_hour=config.strangers_per_hour,
                         authserv_id=config.authserv_id, vacation_days=config.vacation_days,
-                        press_per_day=config.press_per_day)
+                        press_per_day=config.press_per_day, suggest_per_day=config.suggest_per_day,
+                        preview_per_day=config.preview_per_day)
         self.intake = Deps(self.store, self.now, find_game, self.mailer, self.deliver, policy)
         # games known not to resolve on receipt: a game's kind never changes, so after the first
         # mail of such a game, its later mails need no look-up to know it
@@ -468,7 +469,11 @@ class Moderator:
             for player in self.store.players_with_address(session, address):
                 player.bouncing = why[:300]
                 session.add(player)
-                self.mailer.queue(session, None, None, self.mailer.bounce_alert(player, address, why))
+                game = session.get(GameRow, player.game_id)
+                alert = self.mailer.bounce_alert(player, address, why[:300], self.now().strftime("%Y-%m-%d"),
+                                                 game=game.name if game else "")
+                if not self.store.mail_exists(session, alert.msg_id):  # once a day: every failed mail would repeat it
+                    self.mailer.queue(session, None, None, alert)
 
     def deliver(self) -> int:
         """Send every queued mail through the configured transport; on the embedded default each

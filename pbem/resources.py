@@ -1,8 +1,13 @@
-"""Where pbem's data folders (grammar, templates, sample campaign) are, installed or in a checkout."""
+"""Where pbem's data folders (grammar, templates, sample campaign) and each game's own folders are."""
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -13,3 +18,10 @@ def data_dir(name: str) -> Path:
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(f"pbem's {name}/ folder is missing: reinstall pbem")
+
+
+def game_folder(package: str, name: str) -> Traversable | None:
+    """The folder `name` (``"templates"``, ``"cases"``) of a game's own package (`Game.package`),
+    wherever the game was installed from; None when the game has none."""
+    folder = files(package) / name
+    return folder if folder.is_dir() else None

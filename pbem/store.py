@@ -61,6 +61,10 @@ class MailStatus(enum.StrEnum):
     FAILED = "failed"  # for good: a 5xx answer, a bounce, or days of temporary failures
 
 
+#: the mails that answer a mail, so that whoever writes it can make more: counted in the replies' hourly limit
+REPLY_KINDS = (MailKind.ACK, MailKind.REFUSAL, MailKind.ANSWER, MailKind.SECRET, MailKind.SUGGESTION)
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
@@ -209,6 +213,8 @@ class EventKind(enum.StrEnum):
     VACATION = "vacation"
     PRESS = "press"
     PRESS_SWITCH = "press-switch"
+    SUGGEST = "suggest"  # a player's SUGGEST, counted against the daily budget
+    PREVIEW = "preview"  # a player's PREVIEW, likewise
 
 
 class EventRow(SQLModel, table=True):
@@ -717,11 +723,13 @@ class Store:
                                                          MessageRow.received_at >= since))
         return len(list(rows))
 
-    def refusals_for(self, session: Session, player_id: int, step: str, since: datetime) -> int:
-        rows = session.exec(select(MessageRow.id).where(MessageRow.player_id == player_id, MessageRow.step == step,
-                                                        MessageRow.status == MessageStatus.REFUSED,
-                                                        MessageRow.received_at >= since))
-        return len(list(rows))
+    def refusals_for(self, session: Session, player_id: int, step: str, since: datetime, *,
+                     reason_prefix: str = "") -> int:
+        query = select(MessageRow.id).where(MessageRow.player_id == player_id, MessageRow.step == step,
+                                            MessageRow.status == MessageStatus.REFUSED, MessageRow.received_at >= since)
+        if reason_prefix:
+            query = query.where(col(MessageRow.reason).startswith(reason_prefix, autoescape=True))
+        return len(list(session.exec(query)))
 
     def mail_by_message_id(self, session: Session, message_id: str) -> MailRow | None:
         return session.exec(select(MailRow).where(MailRow.message_id == message_id)).first()
@@ -789,10 +797,11 @@ class Store:
         return session.exec(_Q.mail_exists, params={"message_id": message_id}).first() is not None
 
     def replies_since(self, session: Session, address: str, since: datetime) -> int:
-        """Automatic replies (acknowledgements, refusals) queued to `address` since `since`."""
+        """Automatic replies (acknowledgements, refusals, answers, secrets, suggestions) queued to
+    `address` since `since`."""
         rows = session.exec(
             select(MailRow.id).where(MailRow.recipient == address.lower(), MailRow.created_at >= since,
-                                     MailRow.kind.in_((MailKind.ACK, MailKind.REFUSAL, MailKind.ANSWER)))  # type: ignore[attr-defined]
+                                     MailRow.kind.in_(REPLY_KINDS))  # type: ignore[attr-defined]
         )
         return len(list(rows))
 

@@ -7,9 +7,11 @@ turn only, so a forwarded report gives nobody the player's orders for later turn
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 _ALLOWED = frozenset(ALPHABET + ALPHABET.lower() + "0123456789-")
@@ -38,6 +40,41 @@ def reply_token(secret: str, game: str, turn: int) -> str:
 
 def secret_matches(given: str, secret: str, game: str, turn: int) -> bool:
     """The master secret, or the reply token of the current turn (compared in constant time)."""
-    value = given.strip().upper().encode()
-    return hmac.compare_digest(value, secret.upper().encode()) or hmac.compare_digest(
-        value, reply_token(secret, game, turn).upper().encode())
+    return identify(given, secret, game, turn).kind in (Proof.MASTER, Proof.TOKEN)
+
+
+class Proof(enum.Enum):
+    """What a SECRET line proves. Only the master secret proves who the player is for good; a reply
+    token proves that its turn's sheet is hers, and a stale token only that she once had it."""
+
+    MASTER = "master"
+    TOKEN = "token"  # noqa: S105 - the reply token of the current turn
+    STALE = "stale"  # her reply token of an earlier turn
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Identity:
+    kind: Proof
+    turn: int | None = None  # the turn of a token (current or stale)
+
+
+#: the longest turn number a token may name (a longer one is no token pbem made)
+_MAX_TURN_DIGITS = 9
+
+
+def identify(given: str, secret: str, game: str, turn: int) -> Identity:
+    """What `given` proves for the player whose master secret is `secret`, in `game` at `turn`
+    (every comparison in constant time)."""
+    value = given.strip().upper()
+    if hmac.compare_digest(value.encode(), secret.upper().encode()):
+        return Identity(Proof.MASTER)
+    if hmac.compare_digest(value.encode(), reply_token(secret, game, turn).upper().encode()):
+        return Identity(Proof.TOKEN, turn)
+    number = value[1:].partition("-")[0]
+    if value.startswith("T") and number.isascii() and number.isdigit() and len(number) <= _MAX_TURN_DIGITS:
+        earlier = int(number)
+        if 0 <= earlier < turn and hmac.compare_digest(value.encode(),
+                                                       reply_token(secret, game, earlier).upper().encode()):
+            return Identity(Proof.STALE, earlier)
+    return Identity(Proof.NONE)

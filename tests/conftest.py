@@ -9,6 +9,10 @@ Fixtures
 Tests that use them are marked `mailstack` / `postgres` automatically (deselect with -m "not mailstack").
 When the servers cannot be started here (not root, packages missing) the fixtures skip with the
 command that installs them; under CI (CI=true) they fail instead, so CI never passes by skipping.
+
+The games of `examples/` (each a distribution of its own) are registered for the session as if
+installed — their package on the path, their `pbem.games` entry points in a dist-info folder — so
+every generic test over `pbem.games.games()` covers them; `--no-example-games` leaves them out.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ import shutil
 import smtplib
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+import tomllib
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -47,11 +53,49 @@ MAILSTACK_FIXTURES = frozenset({"mailstack", "clean_mailstack"})
 POSTGRES_FIXTURES = frozenset({"postgres_url", "pg_database_url"})
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--no-example-games", action="store_true",
+                     help="Leave the games of examples/ out of the registry (they are in by default).")
+
+
+def register_example_games(folder: Path) -> list[str]:
+    """Each distribution under examples/ that has `pbem.games` entry points, made findable as if
+    installed: its src/ folder on sys.path, and a dist-info folder in `folder` (put on sys.path
+    too) holding its name, version and entry points. Returns the distributions' names."""
+    names = []
+    for project in sorted((ROOT / "examples").glob("*/pyproject.toml")):
+        meta = tomllib.loads(project.read_text(encoding="utf-8"))["project"]
+        points = meta.get("entry-points", {}).get("pbem.games", {})
+        if not points:
+            continue
+        info = folder / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n",
+                                       encoding="utf-8")
+        (info / "entry_points.txt").write_text(
+            "[pbem.games]\n" + "".join(f"{key} = {value}\n" for key, value in points.items()), encoding="utf-8")
+        sys.path.append(str(project.parent / "src"))
+        names.append(meta["name"])
+    sys.path.append(str(folder))
+    return names
+
+
+_EXAMPLES: list[Path] = []  # the dist-info folders made for this session, removed at its end
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("--no-example-games"):
+        _EXAMPLES.append(Path(tempfile.mkdtemp(prefix="pbem-examples-")))
+        register_example_games(_EXAMPLES[-1])
     config.addinivalue_line(
         "markers", "mailstack: needs real Postfix (SMTP) + Dovecot (IMAP) servers; the mailstack fixture starts them")
     config.addinivalue_line(
         "markers", "postgres: needs a real PostgreSQL server; the postgres_url fixture starts it")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _EXAMPLES:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

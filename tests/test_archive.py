@@ -149,9 +149,11 @@ def test_a_turn_page_has_the_board_inline_the_moves_the_orders_the_chance_and_it
     assert page.count("<svg") == 1 and '<svg role="img" aria-label="The board: Alice square 5' in page
     assert "3. Alice moves from square 12 to square 14, and the hare sends it to square 5" in page
     assert "hare: die 2 + position 2 = 4: move back to the nearest vacant carrot square" in page
-    # Dmitri's sheet was refused (wrong secret): no orders; the others' accepted lines, canonical
+    # Dmitri's sheet was refused (wrong secret): no orders; the others' sheets are held back while
+    # the game runs (Hare & Tortoise's `public_orders`), and shown, canonical, once it is over
     assert "<dt>Dmitri</dt>\n<dd>no orders sent" in page
-    assert "MOVE 1: IF I AM FIRST THEN TO 16 ELSE NEXT NUMBER" in page
+    assert "I AM FIRST" not in page and page.count("held back until the game ends") == 3
+    assert "<pre>DEFAULT: HOME ELSE IF LETTUCES &gt; 0 AND CARROTS &gt; 20" in text(site / FINISHED / "turn-1.html")
     assert "<li>die 2</li>" in page
     assert 'href="turn-2.html" rel="prev"' in page and 'href="turn-4.html" rel="next"' in page
     last = text(site / RUNNING / "turn-6.html")
@@ -180,7 +182,8 @@ def test_the_json_export_follows_its_schema(store: Path, site: Path) -> None:
     assert [t["turn"] for t in data["turns"]] == [1, 2, 3, 4, 5, 6]
     three = data["turns"][2]
     assert re.fullmatch(r"2026-11-18T19:17:\d\dZ", three["resolved_at"]) and three["chance"] == [["die", 2]]
-    assert three["orders"]["Dmitri"] is None and three["orders"]["Chandra"][0].startswith("MOVE 1: IF I AM FIRST")
+    # no orders from Dmitri; the others' held back while the game runs, shown once it is over
+    assert set(three["orders"].values()) == {None} and three["orders_held"] == ["Alice", "Bruno", "Chandra"]
     assert [s["seat"] for s in three["resolutions"]] == [2, 3, 0, 1, 2]
     assert three["narration"][2][0].startswith("3. Alice moves from square 12")
     # hidden while running: no carrots anywhere, no order details in the resolutions
@@ -191,6 +194,7 @@ def test_the_json_export_follows_its_schema(store: Path, site: Path) -> None:
     assert over["over"] and over["revealed"] and over["next_turn"] is None and over["result"]["winners"]
     assert all(isinstance(r["carrots"], int) for r in over["position"]["runners"])
     assert all(s["order"] for t in over["turns"] for s in t["resolutions"])
+    assert all(o[0].startswith("DEFAULT: HOME") for t in over["turns"] for o in t["orders"].values())
 
 
 def test_the_feeds_are_atom_with_one_entry_per_resolved_turn(store: Path, site: Path) -> None:
@@ -327,7 +331,10 @@ def test_the_default_hooks_show_accepted_lines_and_keep_shuffles_for_the_gm(stor
     engine = find_game("hare-tortoise")
     state = moderator(store).game_state(RUNNING)[2]
     sheet = read_sheet("GAME sample-race\nTURN 5\nSECRET K7M-4QX\nmove 1 : next carrot.\nMOVE: JUMP\nHello!\n")
-    assert engine.archived_orders(state, sheet, 0, Viewer.public()) == ("MOVE 1: NEXT CARROT",)
+    assert engine.orders_seen(state, sheet, 0, (), Viewer.gm()) == ("MOVE 1: NEXT CARROT",)
+    assert engine.orders_seen(state, sheet, 0, (), Viewer(0)) == ("MOVE 1: NEXT CARROT",)
+    assert engine.orders_seen(state, sheet, 0, (), Viewer.public()) is None  # held back while it runs
+    assert engine.orders_seen(state, sheet, 0, (), Viewer.public(), over=True) == ("MOVE 1: NEXT CARROT",)
     draws = [Draw(1, "die", 4), Draw(1, "shuffle", [3, 1, 2]), Draw(1, "uniform", 7)]
     assert engine.archived_draws(draws, Viewer.public()) == (draws[0], draws[2])
     assert engine.archived_draws(draws, Viewer.gm()) == tuple(draws)

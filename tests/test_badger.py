@@ -260,7 +260,7 @@ def test_random_races_with_every_deck_option(ruleset: str, options: tuple[str, .
         state = GAME.new_state(Setup(ruleset, (SeatSpec("Ann"), SeatSpec("Bob")), options), LegacyChance(seed, 0))
         deck = state.deck
         while not GAME.is_over(state):
-            assert state.turn < testing.MAX_TURNS
+            assert state.turn < GAME.max_random_turns
             orders = {s: GAME.parse(state, read_sheet(testing.random_sheet(state, s, rng)), s).orders
                       for s in GAME.may_send(state) if rng.random() < 0.9}
             outcome = GAME.resolve(state, orders, LegacyChance(seed, state.turn))

@@ -1,4 +1,4 @@
-"""The rule cases: every case in tests/cases passes, and `pbem check-cases` behaves as the format says."""
+"""The rule cases: every case of every registered game passes, and `pbem check-cases` behaves as the format says."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import pbem.cases
-from pbem.cases import Case, read_cases, run_case
+from pbem.cases import Case, game_case_files, read_cases, run_case
 from pbem.cli import main
 from pbem.errors import CaseFormatError
 from pbem.games import find_game, games
@@ -18,12 +18,13 @@ from pbem.games.base import GameInfo, RulesetInfo
 from pbem.games.codec import CaseCodec, CaseRun, CaseText
 from pbem.games.hare_tortoise.cases import HareCases
 
-CASES = Path(__file__).parent / "cases"
+#: every registered game's cases, from the `cases/` folder of its package
+FILES = game_case_files()
 
 
 def _all_cases() -> list[Case]:
     out: list[Case] = []
-    for path in sorted(CASES.rglob("*.case")):
+    for path in FILES:
         for item in read_cases(path):
             if isinstance(item, CaseFormatError):
                 raise item
@@ -174,6 +175,12 @@ def test_check_cases_needs_existing_paths(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check-cases", str(tmp_path / "nope")])
     assert result.exit_code == 1
     assert "no such file or folder" in result.output
+
+
+def test_check_cases_without_paths_runs_every_registered_games_own_cases() -> None:
+    result = CliRunner().invoke(main, ["check-cases"])
+    assert (result.exit_code, result.output) == (0, f"{len(ALL)} passed, 0 failed\n")
+    assert {c.text.game for c in ALL} == {g.info.name for g in games()}, "every game brings cases of its own"
 
 
 def test_forgiving_case_files(tmp_path: Path) -> None:
@@ -396,10 +403,9 @@ def _setting_last(text: str) -> str:
 
 def test_cases_read_the_same_whatever_the_order_of_their_lines(tmp_path: Path) -> None:
     moved = 0
-    for path in sorted(CASES.rglob("*.case")):
+    for k, path in enumerate(FILES):
         text = path.read_text(encoding="utf-8")
-        copy = tmp_path / path.relative_to(CASES)
-        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy = tmp_path / f"{k}-{path.name}"
         copy.write_text(_setting_last(text), encoding="utf-8")
         for item in read_cases(copy):
             assert not isinstance(item, CaseFormatError), f"{path}: {item}"

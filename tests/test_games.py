@@ -172,3 +172,31 @@ def test_scripted_chance_deals_the_given_decks_in_order() -> None:
         chance.shuffle(["a", "b", "c"])
     with pytest.raises(ChanceExhaustedError, match="does not hold exactly"):
         ScriptedChance(decks=[["a", "a"]]).shuffle(["a", "b"])
+
+
+def test_a_game_with_secrets_must_say_what_each_reader_sees() -> None:
+    """Redaction and the variation of hidden values have defaults only for perfect information:
+    a game of imperfect information that forgets them is refused as its class is made."""
+    from typing import Any
+
+    from pbem.games.base import Game, GameInfo, Information, RulesetInfo
+
+    rules = (RulesetInfo("standard", "Standard"),)
+    with pytest.raises(TypeError, match="imperfect information defines redact and vary_hidden"):
+        class Secretive(Game[Any, Any, Any, Any]):
+            info = GameInfo("secretive", "Secretive", "hides things", rules)
+
+    class Open(Game[Any, Any, Any, Any]):
+        info = GameInfo("open", "Open", "hides nothing", rules, information=Information.PERFECT)
+
+    assert Open.redact is Game.redact and Open.vary_hidden is Game.vary_hidden
+
+
+def test_every_game_reads_its_state_and_resolution_types_from_its_type_arguments() -> None:
+    for game in games():
+        state = game.new_state(Setup(game.info.default_ruleset.name,
+                                     tuple(SeatSpec(n) for n in ("Ann", "Bob", "Cyd")[:max(2, game.info.min_players)])),
+                               LegacyChance(3, 0))
+        assert isinstance(state, game.state_type) and game.load_state(game.dump_state(state)) == state
+        assert (game.turn(state), game.seats(state), game.is_over(state)) == (state.turn, state.seats, False)
+        assert isinstance(game.resolution_type, type), game.info.name

@@ -40,7 +40,7 @@ def test_a_card_tells_others_no_carrot_holding(ruleset: str, card: str, carrots:
     assert slot.hare is not None and private in slot.hare.detail  # the drawer's own report says it
     other = redact(slot, Viewer(1)).hare
     assert other is not None and private not in other.detail
-    # the same public words whatever the drawer held (the check of tests/test_hidden_information.py)
+    # the same public words whatever the drawer held (the check tests/test_hidden_everywhere.py makes of every output)
     state = State(ruleset, (Runner("Ann", 25, 0, 3), Runner("Bob", 5, 30, 3)))
     _, varied = vary_hidden(state, (slot,), 0, seed=3)
     assert redact(varied[0], Viewer(1)).hare == other

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.games import games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,3 +35,15 @@ def test_psycopg_is_an_extra_and_the_licences_ship_in_the_wheel() -> None:
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
     font = (ROOT / "pbem" / "render" / "FONT-LICENSE").read_text(encoding="utf-8")
     assert "DejaVu" in font and "Bitstream Vera Fonts Copyright" in font
+
+
+def test_each_games_templates_and_cases_ship_inside_its_package() -> None:
+    """The wheel ships the pbem package whole, so a game's own folders go with it; the top-level
+    templates/ keeps only what every game shares."""
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]["targets"]
+    assert wheel["wheel"]["packages"] == ["pbem"]
+    for game in games():
+        if game.package.startswith("pbem."):
+            folder = ROOT.joinpath(*game.package.split("."))
+            assert (folder / "templates").is_dir() and any((folder / "cases").rglob("*.case")), game.info.name
+        assert not (ROOT / "templates" / game.info.name).exists(), game.info.name

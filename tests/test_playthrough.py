@@ -3,11 +3,9 @@ sheets all end and keep the protocol's invariants (and each game's own)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable, Hashable, Sequence
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -27,12 +25,6 @@ NAMES = ["Ann", "Bob", "Cyd", "Dot", "Eve", "Fay", "Gil", "Hal"]
 RECHECK = 250
 
 
-def hooks_of(game: AnyGame) -> ModuleType:
-    """The game's `testing` module: `random_sheet(state, seat, rng)`, and optionally `sheet_key`,
-    `owner` and `MAX_TURNS` (the protocol should gain these hooks)."""
-    return importlib.import_module(f"{type(game).__module__}.testing")
-
-
 PLAYS = [(g, r) for g in games() for r in g.info.rulesets]
 
 
@@ -40,16 +32,16 @@ class Reader:
     """Reads sheets through the generic reader and the game, caching the readings by the text
     and the game's `sheet_key` (reading costs far more than resolving)."""
 
-    def __init__(self, game: AnyGame, testing: ModuleType) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
-        self.key: Callable[[Any, int], Hashable] | None = getattr(testing, "sheet_key", None)
         self.cache: dict[tuple[str, Hashable], Parsed[Any]] = {}
         self.hits = 0
 
     def read(self, state: Any, seat: int, text: str) -> Parsed[Any]:
-        if self.key is None:
+        reading = self.game.sheet_key(state, seat)
+        if reading is None:
             return self._read(state, seat, text)
-        key = (text, self.key(state, seat))
+        key = (text, reading)
         parsed = self.cache.get(key)
         if parsed is None:
             parsed = self.cache[key] = self._read(state, seat, text)
@@ -80,14 +72,13 @@ def _check_state(game: AnyGame, state: Any) -> None:
     assert sorted(p.seat for p in result.places) == list(range(len(seats)))
 
 
-def _check_resolutions(game: AnyGame, testing: ModuleType, resolutions: Sequence[Any]) -> None:
-    owner: Callable[[Any], int | None] = getattr(testing, "owner", lambda r: getattr(r, "seat", None))
+def _check_resolutions(game: AnyGame, resolutions: Sequence[Any]) -> None:
     stored = json.loads(json.dumps([game.resolution_to_json(r) for r in resolutions]))
     assert [game.resolution_from_json(data) for data in stored] == list(resolutions)
     gm = Viewer.gm()
     for r in resolutions:
         assert game.redact(r, gm) == r
-        seat = owner(r)
+        seat = game.owner(r)
         if seat is not None:
             assert game.redact(r, Viewer(seat)) == r, "the owner of a resolution sees it all"
 
@@ -95,9 +86,8 @@ def _check_resolutions(game: AnyGame, testing: ModuleType, resolutions: Sequence
 def play(game: AnyGame, ruleset: str, seed: int, *, on_turn: Callable[[Any, Any, Sequence[Any]], None] | None = None,
          reader: Reader | None = None) -> Any:
     """One seeded game of random sheets to its end; every state and resolution checked."""
-    testing = hooks_of(game)
-    reader = reader or Reader(game, testing)
-    max_turns: int = getattr(testing, "MAX_TURNS", 400)
+    reader = reader or Reader(game)
+    max_turns = game.max_random_turns
     rules = game.info.ruleset(ruleset)
     rng = random.Random(f"{game.info.name}/{ruleset}/{seed}")
     count = rng.randint(rules.min_players, min(rules.max_players, len(NAMES)))
@@ -109,9 +99,9 @@ def play(game: AnyGame, ruleset: str, seed: int, *, on_turn: Callable[[Any, Any,
         orders = {}
         for seat in game.to_move(state):
             if rng.random() < 0.9:  # now and then a seat sends nothing
-                orders[seat] = reader.read(state, seat, testing.random_sheet(state, seat, rng)).orders
+                orders[seat] = reader.read(state, seat, game.random_sheet(state, seat, rng)).orders
         outcome = game.resolve(state, orders, LegacyChance(seed, game.turn(state)))
-        _check_resolutions(game, testing, outcome.resolutions)
+        _check_resolutions(game, outcome.resolutions)
         _check_state(game, outcome.state)
         if on_turn is not None:
             on_turn(state, outcome.state, outcome.resolutions)
@@ -153,19 +143,15 @@ _READERS: dict[str, Reader] = {}
 @pytest.mark.parametrize(("game", "ruleset"), [(g, r.name) for g, r in PLAYS],
                          ids=[f"{g.info.name}:{r.name}" for g, r in PLAYS])
 def test_random_games_end_and_keep_the_invariants(game: AnyGame, ruleset: str, block: int) -> None:
-    reader = _READERS.setdefault(game.info.name, Reader(game, hooks_of(game)))
+    reader = _READERS.setdefault(game.info.name, Reader(game))
     for seed in range(block * GAMES // BLOCKS, (block + 1) * GAMES // BLOCKS):
         play(game, ruleset, seed, on_turn=TURN_CHECKS.get(game.info.name), reader=reader)
 
 
-def test_every_game_has_a_random_sheet_writer() -> None:
-    for game in games():
-        assert callable(getattr(hooks_of(game), "random_sheet", None)), game.info.name
-
-
 def test_hare_tortoise_random_sheets_mix_accepted_rejected_and_ignored_lines() -> None:
+    from pbem.games.hare_tortoise import testing
+
     game = find_game("hare-tortoise")
-    testing = hooks_of(game)
     state = game.new_state(Setup("variable-pig", tuple(SeatSpec(n) for n in NAMES[:6])), LegacyChance(1, 0))
     pool = testing.sheet_pool(state.seats)
     echoes = [game.parse(state, read_sheet(text), 0).echo for text in pool]

@@ -12,7 +12,6 @@ from pbem.errors import PbemError
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup
 from pbem.games.chance import LegacyChance
-from pbem.games.hare_tortoise import testing
 from pbem.games.hare_tortoise.board import HOME, START
 from pbem.games.hare_tortoise.rules import RULESETS, find_ruleset
 from pbem.games.hare_tortoise.state import State
@@ -81,20 +80,20 @@ def _invariants(state: State) -> None:
 
 @pytest.mark.parametrize(("ruleset", "options"), COMBOS, ids=[f"{r}:{'+'.join(o) or 'plain'}" for r, o in COMBOS])
 def test_every_combination_plays_to_the_end(ruleset: str, options: tuple[str, ...]) -> None:
-    reader = Reader(GAME, testing)
+    reader = Reader(GAME)
     for seed in range(SEEDS):
         rng = random.Random(f"{ruleset}/{options}/{seed}")
         setup = _setup(ruleset, options, _seats(options, rng), rng)
         state = GAME.new_state(setup, LegacyChance(seed, 0))
         turns = 0
         while not GAME.is_over(state):
-            assert turns < testing.MAX_TURNS, f"{ruleset} {options} game {seed} did not end"
+            assert turns < GAME.max_random_turns, f"{ruleset} {options} game {seed} did not end"
             orders = {}
             for seat in GAME.to_move(state):
                 if rng.random() < 0.9:
-                    orders[seat] = reader.read(state, seat, testing.random_sheet(state, seat, rng)).orders
+                    orders[seat] = reader.read(state, seat, GAME.random_sheet(state, seat, rng)).orders
             outcome = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state)))
-            _check_resolutions(GAME, testing, outcome.resolutions)
+            _check_resolutions(GAME, outcome.resolutions)
             _check_state(GAME, outcome.state)
             _invariants(outcome.state)
             state = outcome.state

@@ -10,14 +10,13 @@ import pytest
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
 from pbem.games.chance import LegacyChance
-from pbem.games.hare_tortoise import testing
 from pbem.games.sheet import Rejected
 from tests.test_playthrough import Reader
 from tests.test_playthrough_rulesets import COMBOS, _seats, _setup
 
 GAME = find_game("hare-tortoise")
 #: Sam's sheets are read like anyone's; the readings are cached by text and what reading depends on
-READER = Reader(GAME, testing)
+READER = Reader(GAME)
 
 
 def _play(setup: Setup, seed: int, sam_seats: set[int], max_turns: int = 200) -> object:

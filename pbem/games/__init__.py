@@ -15,7 +15,7 @@ from typing import Any
 from pbem.errors import UnknownGameError
 from pbem.games.base import Game
 
-AnyGame = Game[Any, Any, Any]
+AnyGame = Game[Any, Any, Any, Any]
 
 
 @lru_cache(maxsize=1)

@@ -1,19 +1,27 @@
 """The game plug-in protocol: everything the moderator may know of a game, and nothing more.
 
-A game is a package under `pbem/games/` that exports `GAME`, an instance of `Game`. The
+A game is a package under `pbem/games/` that exports `GAME`, an instance of `Game` (or a package
+of another distribution, registered by an entry point in the group `pbem.games`). The
 moderator, intake, store, CLI, demo and case driver reach a game only through this protocol:
 metadata as data, a pure engine (state, sheets and chance in; state and resolutions out), views
 of a state for one reader, a presenter that turns views into the game's parts of each mail, and
-a codec for the game's own rule-case keys.
+a codec for the game's own rule-case keys. The package also holds the game's `templates/` and
+rule `cases/` folders, found through the registry.
+
+A game writes only what is its own: a state and a resolution are values that keep the small
+`GameState` and `Resolution` protocols, so the turn, the seats, the end and the JSON round trips
+come from defaults here; a game of perfect information needs no redaction either.
 """
 
 from __future__ import annotations
 
 import enum
+import random
+import sys
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, get_args, get_origin
 
 from pbem.errors import PbemError, UnknownGameError
 from pbem.games.chance import Chance, Draw
@@ -23,9 +31,47 @@ if TYPE_CHECKING:
     from pbem.games.codec import CaseCodec
     from pbem.games.present import Presenter
 
-S = TypeVar("S")  # a game's state
+
+class GameState(Protocol):
+    """What the generic layer reads of any game's state (a frozen value, stored as JSON)."""
+
+    @property
+    def turn(self) -> int:
+        """The next turn to resolve."""
+        ...
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seat names, in seat order."""
+        ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self: ...
+
+
+class Resolution(Protocol):
+    """What the generic layer reads of any resolution (one event of a turn, stored as JSON)."""
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose private details the resolution holds (None: it holds none)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self: ...
+
+
+S = TypeVar("S", bound=GameState)  # a game's state
 Orders = TypeVar("Orders")  # a game's parsed orders (one sheet)
-R = TypeVar("R")  # a game's resolution record (one event of a turn)
+R = TypeVar("R", bound=Resolution)  # a game's resolution record (one event of a turn)
+V = TypeVar("V")  # what one reader sees of a state
 
 
 class Moves(enum.Enum):
@@ -210,12 +256,37 @@ class Parsed(Generic[Orders]):
     expected: int = 0
 
 
-class Game(ABC, Generic[S, Orders, R]):
-    """A pure rules engine behind the moderator: states in, states and resolutions out, no I/Orders."""
+class Game(ABC, Generic[S, Orders, R, V]):
+    """A pure rules engine behind the moderator: states in, states and resolutions out, no I/O.
+
+    A game names its four types as it subclasses, `Game[State, Orders, Resolution, View]`; the
+    state's and the resolution's classes are read from there (they load stored JSON).
+    """
 
     info: ClassVar[GameInfo]
     #: the version of the state's JSON; `upgrade` brings older stored states up to it
     schema_version: ClassVar[int] = 1
+    #: a random game that has not ended after this many turns is a failure (the generic tests)
+    max_random_turns: ClassVar[int] = 400
+    #: the classes of the state and of a resolution: from the type arguments by default
+    state_type: type[S]
+    resolution_type: type[R]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is Game:
+                state, _, resolution, _ = get_args(base)
+                if isinstance(state, type) and "state_type" not in cls.__dict__:
+                    cls.state_type = state
+                if isinstance(resolution, type) and "resolution_type" not in cls.__dict__:
+                    cls.resolution_type = resolution
+        info = cls.__dict__.get("info")
+        if info is not None and info.information is Information.IMPERFECT:
+            # a game with secrets must say itself what each reader may see: no default can
+            missing = [name for name in ("redact", "vary_hidden") if getattr(cls, name) is getattr(Game, name)]
+            if missing:
+                raise TypeError(f"{cls.__name__}: a game of imperfect information defines {' and '.join(missing)}")
 
     # set-up ------------------------------------------------------------------------------
     @abstractmethod
@@ -226,17 +297,18 @@ class Game(ABC, Generic[S, Orders, R]):
         """Raise PbemError when `name` cannot be a seat of this game."""
 
     # turns -------------------------------------------------------------------------------
-    @abstractmethod
     def turn(self, state: S) -> int:
         """The next turn to resolve."""
+        return state.turn
 
-    @abstractmethod
     def seats(self, state: S) -> tuple[str, ...]:
         """The seat names, in seat order."""
+        return state.seats
 
-    @abstractmethod
     def to_move(self, state: S) -> tuple[int, ...]:
-        """The seats that must send orders for the state's turn (empty when the game is over)."""
+        """The seats that must send orders for the state's turn (empty when the game is over).
+        By default every seat, every turn: a game of simultaneous moves where nobody drops out."""
+        return () if state.over else tuple(range(len(state.seats)))
 
     def may_send(self, state: S) -> tuple[int, ...]:
         """The seats whose orders are taken for the state's turn: those that must move, and in a
@@ -264,7 +336,7 @@ class Game(ABC, Generic[S, Orders, R]):
     def result(self, state: S) -> Result: ...
 
     def is_over(self, state: S) -> bool:
-        return self.result(state).over
+        return state.over
 
     # the players' and the GM's tools -------------------------------------------------------
     def preview(self, state: S, orders: Orders, seat: int) -> tuple[str, ...]:
@@ -286,25 +358,55 @@ class Game(ABC, Generic[S, Orders, R]):
 
     # hidden information ------------------------------------------------------------------
     @abstractmethod
-    def view(self, state: S, viewer: Viewer) -> Any:
+    def view(self, state: S, viewer: Viewer) -> V:
         """What `viewer` may see of the state: a frozen value holding nothing hidden from them."""
 
-    @abstractmethod
     def redact(self, resolution: R, viewer: Viewer) -> R:
-        """The resolution as `viewer` may see it: every private detail of another seat removed."""
+        """The resolution as `viewer` may see it: every private detail of another seat removed.
+        A game of imperfect information must define it; in a game of perfect information
+        everyone sees everything."""
+        return resolution
 
-    @abstractmethod
+    def private_to(self, resolution: R) -> int | None:
+        """The seat a resolution is private to as a whole (a note on her own sheet: its lines
+        that lapsed or were rejected), whose very existence is hers to know; None for one that
+        is public, if only in part. Default: None."""
+        return None
+
+    def redact_all(self, resolutions: Sequence[R], viewer: Viewer) -> tuple[R, ...]:
+        """A turn's resolutions as `viewer` may see them: each redacted, and those private to
+        another seat as a whole left out, so that not even their number tells. Every output
+        takes a turn's resolutions through here."""
+        return tuple(self.redact(r, viewer) for r in resolutions if viewer.may_see(self.private_to(r)))
+
     def vary_hidden(self, state: S, resolutions: Sequence[R], seat: int, seed: int) -> tuple[S, tuple[R, ...]]:
         """The same public facts with every value hidden to all but `seat` changed (the tests of
-        hidden information render every other reader's mail from both and compare)."""
+        hidden information render every other reader's mail from both and compare). A game of
+        imperfect information must define it; in a game of perfect information nothing is hidden."""
+        return state, tuple(resolutions)
 
-    # the public archive ------------------------------------------------------------------
-    def archived_orders(self, state: S, sheet: Sheet, seat: int, viewer: Viewer) -> tuple[str, ...] | None:
-        """The lines of the sheet seat `seat` sent for `state`'s turn that `viewer` may read once
-        the turn is resolved (None: held back from this reader). By default every reader sees
-        the accepted lines in their canonical form; the header lines and anything rejected are
-        left out. A game whose orders hold a secret (a bet, a choice made face down) holds them
-        back from `Viewer.public()` while the game runs."""
+    # order text, as each reader may read it ---------------------------------------------
+    @abstractmethod
+    def public_orders(self, state: S, sheet: Sheet, seat: int, resolutions: Sequence[R]) -> tuple[str, ...] | None:
+        """What of the sheet seat `seat` sent for `state`'s turn a reader other than its writer
+        and the GM may read while the game runs, once the turn is resolved with `resolutions`
+        (None: nothing, held back until the game is over). Every game says it, so none can
+        forget: the answer must depend on nothing hidden from such a reader — no line the turn
+        did not use, no condition on the writer's own hidden holding (which a line's alternative
+        taken, or passed over as illegal, gives away)."""
+
+    def orders_seen(self, state: S, sheet: Sheet, seat: int, resolutions: Sequence[R], viewer: Viewer,
+                    *, over: bool = False) -> tuple[str, ...] | None:
+        """The lines of seat `seat`'s sheet that `viewer` may read: the GM and the writer every
+        accepted line (in canonical form, no header line, nothing rejected), and so may everyone
+        once the game is over (every hidden value is revealed then); anyone else what
+        `public_orders` allows."""
+        if over or viewer.may_see(seat):
+            return self.accepted_orders(state, sheet, seat)
+        return self.public_orders(state, sheet, seat, resolutions)
+
+    def accepted_orders(self, state: S, sheet: Sheet, seat: int) -> tuple[str, ...]:
+        """The sheet's accepted lines in their canonical form."""
         return tuple(e.canonical for e in self.parse(state, sheet, seat).echo if isinstance(e, Accepted))
 
     def archived_draws(self, draws: Sequence[Draw], viewer: Viewer) -> tuple[Draw, ...]:
@@ -313,11 +415,11 @@ class Game(ABC, Generic[S, Orders, R]):
         return tuple(d for d in draws if viewer.is_gm or d.kind != "shuffle")
 
     # storage -----------------------------------------------------------------------------
-    @abstractmethod
-    def state_to_json(self, state: S) -> dict[str, Any]: ...
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        return state.to_json()
 
-    @abstractmethod
-    def state_from_json(self, data: Mapping[str, Any]) -> S: ...
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        return self.state_type.from_json(dict(data))
 
     def upgrade(self, data: dict[str, Any], version: int) -> dict[str, Any]:
         """A stored state of an older `schema_version`, brought up to the current one."""
@@ -339,30 +441,53 @@ class Game(ABC, Generic[S, Orders, R]):
     def dump_state(self, state: S) -> dict[str, Any]:
         return {"schema": self.schema_version, **self.state_to_json(state)}
 
-    @abstractmethod
-    def resolution_to_json(self, resolution: R) -> dict[str, Any]: ...
+    def resolution_to_json(self, resolution: R) -> dict[str, Any]:
+        return resolution.to_json()
 
-    @abstractmethod
-    def resolution_from_json(self, data: Mapping[str, Any]) -> R: ...
+    def resolution_from_json(self, data: Mapping[str, Any]) -> R:
+        return self.resolution_type.from_json(dict(data))
 
     # the game's other parts --------------------------------------------------------------
     @property
     @abstractmethod
-    def presenter(self) -> Presenter[S, R]:
+    def presenter(self) -> Presenter[V, R]:
         """Turns views and redacted resolutions into the game's parts of each mail."""
 
     @property
     @abstractmethod
     def cases(self) -> CaseCodec:
-        """Reads and runs the game's rule cases."""
+        """Reads and runs the game's rule cases (the files in the package's `cases/` folder)."""
 
-    def bot(self, level: str) -> Bot[S] | None:
+    def bot(self, level: str) -> Bot[V] | None:
         """A computer player of that level (None: the game has none; the seat gets default orders)."""
         return None
 
+    @property
+    def package(self) -> str:
+        """The package that holds the game's `templates/` and rule `cases/` folders: by default
+        the one its class is defined in."""
+        module = type(self).__module__
+        return module if hasattr(sys.modules[module], "__path__") else module.rpartition(".")[0]
 
-class Bot(ABC, Generic[S]):
+    # what the generic tests ask of every game ---------------------------------------------
+    @abstractmethod
+    def random_sheet(self, state: S, seat: int, rng: random.Random) -> str:
+        """A sheet seat `seat` might send for the state's turn, drawn from `rng`: now legal, now
+        illegal or malformed, so that a game of such sheets explores the rules and still ends
+        within `max_random_turns` (the random playthrough every game takes)."""
+
+    def sheet_key(self, state: S, seat: int) -> Hashable | None:
+        """All that reading a sheet of `seat` depends on besides its text, so the generic tests
+        may reuse a reading; None (the default): reuse nothing."""
+        return None
+
+    def owner(self, resolution: R) -> int | None:
+        """The seat whose private details a resolution holds (None: none), who sees it whole."""
+        return resolution.seat
+
+
+class Bot(ABC, Generic[V]):
     """A computer player: writes a sheet in the game's own language from its seat's view only."""
 
     @abstractmethod
-    def write(self, view: Any, chance: Chance) -> str: ...
+    def write(self, view: V, chance: Chance) -> str: ...

@@ -74,7 +74,7 @@ class KeyedChance:
     Each (seed, turn, purpose) is a stream of its own: the game's dice ("turn", "setup") never
     share one with a SUGGEST or a computer player's search ("suggest/2", "computer/2"). Without
     the key, the stream tells nothing of the key nor of its other draws (HMAC is a PRF), so no
-    number of public dice or dealt cards narrows the seed. Integers are drawn by rejection, so
+    number of public dice or dealt hands narrows the seed. Integers are drawn by rejection, so
     every value is exactly as likely; shuffles are Fisher-Yates over such integers.
     """
 

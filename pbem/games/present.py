@@ -1,22 +1,23 @@
 """What a game's presenter gives the moderator: its parts of every mail, console lines, pictures.
 
 A presenter sees only views and resolutions already redacted for the reader (see
-`Game.view` and `Game.redact`), so a report cannot show what its reader may not see. It
-renders nothing itself: each part names a template under `templates/<game>/` and the typed
-context it is rendered with; the generic layer wraps it in the shared envelope.
+`Game.view` and `Game.redact`), so a report cannot show what its reader may not see; it is typed
+by the game's view. It renders nothing itself: each part names a template — `<game>/...`, from
+the `templates/` folder of the game's package, or a shared one such as `mail/...` — and the
+typed context it is rendered with; the generic layer wraps it in the shared envelope.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.games.base import Parsed, Viewer
 
-S = TypeVar("S")
-R = TypeVar("R")
+V = TypeVar("V")  # the game's view of a state for one reader
+R = TypeVar("R")  # the game's resolution
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,11 @@ class Part:
 
     template: str
     context: object
+
+
+@dataclass(frozen=True)
+class NoNotes:
+    """The context of a shared template that a game adds nothing to."""
 
 
 @dataclass(frozen=True)
@@ -53,27 +59,28 @@ class Reader:
     seats: tuple[int, ...] = ()  # the seats this reader plays
 
 
-class Presenter(ABC, Generic[S, R]):
+class Presenter(ABC, Generic[V, R]):
     """Turns a game's views and redacted resolutions into parts of mail and console text."""
 
     @abstractmethod
-    def welcome(self, view: Any, reader: Reader) -> Letter:
+    def welcome(self, view: V, reader: Reader) -> Letter:
         """The rules in brief and what the reader does first."""
 
-    @abstractmethod
-    def acknowledgement(self, view: Any, reader: Reader, parsed: Parsed[Any]) -> Part:
-        """Notes for the acknowledgement of an accepted sheet (the echo itself is generic)."""
+    def acknowledgement(self, view: V, reader: Reader, parsed: Parsed[Any]) -> Part:
+        """Notes for the acknowledgement of an accepted sheet (the echo itself is generic). By
+        default none: the shared acknowledgement alone."""
+        return Part("mail/ack.txt.j2", NoNotes())
 
     @abstractmethod
-    def report(self, view: Any, resolutions: Sequence[R], reader: Reader) -> Letter:
+    def report(self, view: V, resolutions: Sequence[R], reader: Reader) -> Letter:
         """The report of a resolved turn for one reader; `view` is the position after it."""
 
-    @abstractmethod
-    def reminder(self, view: Any, reader: Reader) -> Part:
-        """What the reader still has to send."""
+    def reminder(self, view: V, reader: Reader) -> Part:
+        """What the reader still has to send. By default the shared reminder alone."""
+        return Part("mail/reminder.txt.j2", NoNotes())
 
     @abstractmethod
-    def order_lines(self, view: Any, reader: Reader) -> list[str]:
+    def order_lines(self, view: V, reader: Reader) -> list[str]:
         """The order lines of a ready-to-edit sheet (the header lines are added around them)."""
 
     #: whether each player's report carries a picture of her own (`reader_picture`, drawn from her
@@ -82,24 +89,28 @@ class Presenter(ABC, Generic[S, R]):
     private_pictures: ClassVar[bool] = False
 
     @abstractmethod
-    def picture(self, view: Any, resolutions: Sequence[R], *, title: str, subtitle: str) -> Picture:
+    def picture(self, view: V, resolutions: Sequence[R], *, title: str, subtitle: str) -> Picture:
         """The board after the turn; the same for every reader (it shows nothing hidden)."""
 
-    def reader_picture(self, view: Any, resolutions: Sequence[R], reader: Reader, *, title: str,
+    def reader_picture(self, view: V, resolutions: Sequence[R], reader: Reader, *, title: str,
                        subtitle: str) -> Picture:
         """The picture in one player's report when `private_pictures` is set: `view` and
         `resolutions` are hers (already redacted for her), so it may show what she alone sees.
         By default, the public picture."""
         return self.picture(view, resolutions, title=title, subtitle=subtitle)
 
-    @abstractmethod
-    def position_lines(self, view: Any) -> list[str]:
-        """The position in a few console lines (`pbem show`)."""
+    def position_lines(self, view: V) -> list[str]:
+        """The position in a few console lines (`pbem show`). By default one line for each
+        value of the summary."""
+        return [f"{key}: {value}" for key, value in self.summary(view).items()]
 
     @abstractmethod
     def resolution_lines(self, resolution: R, *, private: bool) -> list[str]:
         """One resolution told in console lines (`resolve-turn`, `history`: first line only)."""
 
-    @abstractmethod
-    def summary(self, view: Any) -> dict[str, Any]:
-        """The position as JSON (`pbem show --json`)."""
+    def summary(self, view: V) -> dict[str, Any]:
+        """The position as JSON (`pbem show --json`). By default the view's fields, for a view
+        that is a dataclass of JSON values."""
+        if not is_dataclass(view) or isinstance(view, type):
+            raise TypeError(f"{type(self).__name__}: a view that is not a dataclass needs its own summary")
+        return asdict(view)

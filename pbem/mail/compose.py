@@ -34,9 +34,12 @@ class Picture:
 def message_id(*parts: object, domain: str) -> str:
     """A Message-ID made from what the mail is (game, turn, kind, reader): the same mail twice has
     the same ID, which is what keeps a mail from being queued or sent twice."""
-    key = ".".join(str(p) for p in parts)
+    # Each part's dots (and backslashes) are escaped before the parts are joined, so the key names
+    # its parts unambiguously: game 'a.b' turn 1 and game 'a' turn 'b.1' never share a digest. A part
+    # without either character is unchanged, so the IDs of such mails are what they always were.
+    key = ".".join(str(p).replace("\\", "\\\\").replace(".", "\\.") for p in parts)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    safe = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in key)[:60]
+    safe = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in key).lstrip("-.")[:60].rstrip(".")
     return f"<{safe}.{digest}@{domain}>"
 
 

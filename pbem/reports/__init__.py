@@ -1,9 +1,11 @@
 """Mail text: the shared envelope around a game's parts, rendered through strict jinja2 templates.
 
-A game's presenter names a template under `templates/<game>/` and gives its typed context; the
-template is rendered with that context as `c` and the envelope — the game, the turn, the
-reader, the deadline in UTC and the reader's zone, the moderator's address, the reply
-template — as `e`. A game's template extends the shared one of its kind in `templates/mail/`.
+A game's presenter names a template `<game>/...` and gives its typed context; the template is
+rendered with that context as `c` and the envelope — the game, the turn, the reader, the
+deadline in UTC and the reader's zone, the moderator's address, the reply template — as `e`.
+`<game>/...` is read from the `templates/` folder of the game's own package (found through the
+registry, so a game installed from another distribution brings its own); a game's template
+extends the shared one of its kind in pbem's `templates/mail/`.
 """
 
 from __future__ import annotations
@@ -15,14 +17,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 
-from pbem.resources import data_dir
+from pbem.games import games
+from pbem.resources import data_dir, game_folder
+
+
+def loader() -> jinja2.BaseLoader:
+    """The shared templates, and under each registered game's name the templates of its package."""
+    own = {game.info.name: jinja2.PackageLoader(game.package, "templates")
+           for game in games() if game_folder(game.package, "templates") is not None}
+    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(data_dir("templates"))), jinja2.PrefixLoader(own)])
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """Strict templates: an undefined name is an error; HTML (and SVG) is autoescaped."""
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        loader=loader(),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "svg", "html.j2"], default_for_string=False),
         keep_trailing_newline=True,

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.badger_bunny import engine
 from pbem.games.badger_bunny import view as views
 from pbem.games.badger_bunny.cards import Deck
-from pbem.games.badger_bunny.events import Event
+from pbem.games.badger_bunny.events import Event, Kind
 from pbem.games.badger_bunny.orders import KEYWORDS, BadgerOrders, parse_lines
 from pbem.games.badger_bunny.present import BadgerPresenter
 from pbem.games.badger_bunny.state import State
@@ -43,7 +43,7 @@ def deck_of(ruleset: str, options: Sequence[str]) -> Deck:
     return Deck(extended=ruleset == "extended", excuse="excuse" in options)
 
 
-class BadgerBunny(Game[State, BadgerOrders, Event]):
+class BadgerBunny(Game[State, BadgerOrders, Event, views.View]):
     info = GameInfo(
         name="badger-bunny",
         title="If Badger was a Bunny",
@@ -65,6 +65,7 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
         bot_levels=("strong", "baseline"),
     )
     schema_version = 1
+    max_random_turns = 2000
 
     def check_seat_name(self, name: str) -> None:
         if not name[:1].isalpha() or not name.isalnum() or not name.isascii():
@@ -83,12 +84,6 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
         race = engine.deal(chance.shuffle(deck.cards), deck, 1, engine.hare_of(1))
         names = (setup.seats[0].name, setup.seats[1].name)
         return State(names, deck, "tournament" in setup.options, 1, race)
-
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def seats(self, state: State) -> tuple[str, ...]:
-        return state.seats
 
     def to_move(self, state: State) -> tuple[int, ...]:
         return () if state.over else (state.race.act,)
@@ -135,30 +130,29 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
             winners = (state.seats[win],) if win is not None else ()
         return Result(state.over, tuple(places), winners)
 
-    def is_over(self, state: State) -> bool:
-        return state.over
-
     def view(self, state: State, viewer: Viewer) -> views.View:
         return views.view(state, viewer)
 
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A sheet's notes (lines rejected, lines that lapsed) are its writer's alone."""
+        return resolution.seat if resolution.kind is Kind.SHEET else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return State.from_json(dict(data))
-
-    def resolution_to_json(self, resolution: Event) -> dict[str, Any]:
-        return resolution.to_json()
-
-    def resolution_from_json(self, data: Mapping[str, Any]) -> Event:
-        return Event.from_json(dict(data))
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Event]) -> tuple[str, ...]:
+        """The sheet as the moves it made: `PLAY <cards>` or `PASS` for each of the seat's turns,
+        in order. Never a line that was not used (it names cards still in her hand), and never a
+        used line as written: an `I HOLD` condition, or an earlier alternative passed over as
+        illegal, gives her hand away; and which passes used a line at all (a forced pass uses
+        none) is hers alone (the rules: a sheet and how it was evaluated are hidden; every
+        set played and every pass is public)."""
+        return tuple("PASS" if e.kind is Kind.PASS else "PLAY " + " ".join(e.cards) for e in resolutions
+                     if e.seat == seat and e.kind in (Kind.PLAY, Kind.PASS))
 
     @cached_property
     def presenter(self) -> BadgerPresenter:
@@ -170,10 +164,18 @@ class BadgerBunny(Game[State, BadgerOrders, Event]):
 
         return BadgerCases()
 
-    def bot(self, level: str) -> Bot[State] | None:
+    def bot(self, level: str) -> Bot[views.View] | None:
         from pbem.games.badger_bunny.bots import find_bot
 
         return find_bot(level)
+
+    def random_sheet(self, state: State, seat: int, rng: random.Random) -> str:
+        from pbem.games.badger_bunny.testing import random_sheet
+
+        return random_sheet(state, seat, rng)
+
+    def sheet_key(self, state: State, seat: int) -> Hashable:
+        return state.deck
 
 
 GAME = BadgerBunny()

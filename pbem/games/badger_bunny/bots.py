@@ -21,7 +21,7 @@ from typing import Any
 from pbem.games.badger_bunny import playout
 from pbem.games.badger_bunny.cards import Rank, card
 from pbem.games.badger_bunny.orders import MAX_LINE
-from pbem.games.badger_bunny.state import State
+from pbem.games.badger_bunny.view import View
 from pbem.games.base import Bot
 from pbem.games.chance import Chance
 
@@ -37,8 +37,8 @@ _LAST = {"none": playout.NONE, "play": playout.PLAY, "pass": playout.PASS, "dead
 WAITING = "# the other player is to act: this seat writes its line when its own turn comes"
 
 
-class Baseline(Bot[State]):
-    def write(self, view: Any, chance: Chance) -> str:
+class Baseline(Bot[View]):
+    def write(self, view: View, chance: Chance) -> str:
         return BASELINE
 
 
@@ -125,13 +125,13 @@ def choose(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> p
     return candidates[best]
 
 
-class Strong(Bot[State]):
+class Strong(Bot[View]):
     """Searches its own legal plays by playing the race out over deals of the unseen cards."""
 
     def __init__(self, playouts: int = DEFAULT_PLAYOUTS) -> None:
         self.playouts = playouts
 
-    def write(self, view: Any, chance: Chance) -> str:
+    def write(self, view: View, chance: Chance) -> str:
         me = next((s for s in view.seats if s.hand is not None), None)
         if me is None or view.over or view.race_over:
             return BASELINE
@@ -148,6 +148,6 @@ class Strong(Bot[State]):
         return line if len(line) <= MAX_LINE else BASELINE
 
 
-def find_bot(level: str) -> Bot[State] | None:
+def find_bot(level: str) -> Bot[View] | None:
     return {"baseline": Baseline(), "easy": Baseline(), "strong": Strong(), "greedy": Strong(),
             "normal": Strong()}.get(level)

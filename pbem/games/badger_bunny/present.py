@@ -148,7 +148,7 @@ def _picture(view: View, hand: tuple[str, ...] | None, *, title: str, subtitle: 
     return Picture(svg, svg_to_png(svg), alt)
 
 
-class BadgerPresenter(Presenter[Any, Event]):
+class BadgerPresenter(Presenter[View, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
         me = _me(view, reader)
         hand = view.seats[me].hand if me is not None else None

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 
-from pbem.games.badger_bunny.events import Event
 from pbem.games.badger_bunny.state import State
 
-MAX_TURNS = 2000
 #: mail turns of random sheets; after them both seats play their lowest single, which ends a race
 RANDOM_TURNS = 60
 
@@ -66,11 +63,4 @@ def _chain(rng: random.Random, hand: list[str], deck: list[str], state: State) -
             alts.append(_play(rng, hand, deck))
     return " ELSE ".join(alts)
 
-
-def sheet_key(state: State, seat: int) -> Hashable:
-    return state.deck
-
-
-def owner(resolution: Event) -> int | None:
-    return resolution.seat
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
-from typing import Any
 
 from pbem.errors import PbemError
 from pbem.games.base import (
@@ -25,10 +25,10 @@ from pbem.games.base import (
 from pbem.games.card_race import engine
 from pbem.games.card_race import view as views
 from pbem.games.card_race.cards import CHAMPIONSHIP, SINGLE
-from pbem.games.card_race.orders import KEYWORDS, Orders
+from pbem.games.card_race.orders import KEYWORDS, Orders, played_line
 from pbem.games.card_race.parse import parse_lines
 from pbem.games.card_race.present import CardRacePresenter
-from pbem.games.card_race.resolution import Event
+from pbem.games.card_race.resolution import Event, Kind
 from pbem.games.card_race.state import State
 from pbem.games.chance import Chance
 from pbem.games.codec import CaseCodec
@@ -37,7 +37,7 @@ from pbem.games.sheet import Sheet
 __all__ = ["GAME", "CardRace"]
 
 
-class CardRace(Game[State, Orders, Event]):
+class CardRace(Game[State, Orders, Event, views.View]):
     info = GameInfo(
         name="card-race",
         title="The Hare & the Tortoise card race",
@@ -56,6 +56,7 @@ class CardRace(Game[State, Orders, Event]):
         bot_levels=("strong", "baseline"),
     )
     schema_version = 1
+    max_random_turns = 200
 
     def check_seat_name(self, name: str) -> None:
         if not name[:1].isalpha() or not name.isalnum() or not name.isascii():
@@ -73,12 +74,6 @@ class CardRace(Game[State, Orders, Event]):
             seen.add(seat.name.lower())
         mode = CHAMPIONSHIP if "championship" in setup.options else SINGLE
         return engine.new_game(rules.name, mode, [s.name for s in setup.seats], chance)
-
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def seats(self, state: State) -> tuple[str, ...]:
-        return state.seats
 
     def to_move(self, state: State) -> tuple[int, ...]:
         return () if state.over else state.racers
@@ -104,32 +99,30 @@ class CardRace(Game[State, Orders, Event]):
         winners = tuple(state.seats[s] for s in state.winners) if state.over else ()
         return Result(state.over, places, winners)
 
-    def is_over(self, state: State) -> bool:
-        return state.over
-
     def view(self, state: State, viewer: Viewer) -> views.View:
         return views.view(state, viewer)
 
     def redact(self, resolution: Event, viewer: Viewer) -> Event:
         return views.redact(resolution, viewer)
 
+    def private_to(self, resolution: Event) -> int | None:
+        """A note on the writer's lines (lapsed, rejected or ignored) is hers alone."""
+        return resolution.seat if resolution.kind is Kind.NOTE else None
+
     def vary_hidden(self, state: State, resolutions: Sequence[Event], seat: int,
                     seed: int) -> tuple[State, tuple[Event, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Event]) -> tuple[str, ...]:
+        """The sheet as the plays it made: `PLAY <n> <animal>` for each of the seat's card turns,
+        in order. Never the bet, never a line that was not played, and never a played line as
+        written: its conditions read the writer's hand, and which alternative was taken (an
+        earlier one passed over as false or illegal) gives her hand away (RULES-CARD-RACE.md: a
+        sheet and how it was evaluated are hidden; every card played is public)."""
+        return tuple(played_line(e.played) for e in resolutions
+                     if e.kind is Kind.CARD_TURN and e.seat == seat and e.played)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return State.from_json(dict(data))
-
-    def resolution_to_json(self, resolution: Event) -> dict[str, Any]:
-        return resolution.to_json()
-
-    def resolution_from_json(self, data: Mapping[str, Any]) -> Event:
-        return Event.from_json(dict(data))
-
-    def bot(self, level: str) -> Bot[State] | None:
+    def bot(self, level: str) -> Bot[views.View] | None:
         """`baseline` (the default play) or `strong` (plays for its own bets)."""
         from pbem.games.card_race.bots import Baseline, Strong
 
@@ -144,6 +137,14 @@ class CardRace(Game[State, Orders, Event]):
         from pbem.games.card_race.cases import CardRaceCases
 
         return CardRaceCases()
+
+    def random_sheet(self, state: State, seat: int, rng: random.Random) -> str:
+        from pbem.games.card_race.testing import random_sheet
+
+        return random_sheet(state, seat, rng)
+
+    def sheet_key(self, state: State, seat: int) -> Hashable:
+        return state.ruleset, state.betting
 
 
 GAME = CardRace()

@@ -8,25 +8,21 @@ the hare out of a nap.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.games.base import Bot
 from pbem.games.card_race.cards import ANIMALS, APPRENTICE, HARE, animal_of, counts
-from pbem.games.card_race.state import State
 from pbem.games.card_race.view import View
 from pbem.games.chance import Chance
 
 LEVELS = ("baseline", "strong")
 
 
-class Baseline(Bot[State]):
-    def write(self, view: Any, chance: Chance) -> str:
+class Baseline(Bot[View]):
+    def write(self, view: View, chance: Chance) -> str:
         return ""
 
 
-class Strong(Bot[State]):
-    def write(self, view: Any, chance: Chance) -> str:
-        assert isinstance(view, View)
+class Strong(Bot[View]):
+    def write(self, view: View, chance: Chance) -> str:
         me = next((p for p in view.players if p.hand is not None and p.racing), None)
         if me is None or me.hand is None:
             return ""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from pbem.games.card_race.cards import ANIMAL_WORDS, ANIMALS, APPRENTICE, HOWL, WOLF, counts
+from pbem.games.card_race.cards import ANIMAL_WORDS, ANIMALS, APPRENTICE, HOWL, LETTERS, WOLF, counts
 
 MAX_LINE = 600  # characters of one order line
 MAX_DEPTH = 12  # nesting of NOT and brackets
@@ -124,6 +124,13 @@ class Play:
     def text(self) -> str:
         tail = "" if not self.howls else " WITH HOWL" if self.howls == 1 else f" WITH {self.howls} HOWL"
         return f"PLAY {self.n} {ANIMALS[self.animal].upper()}{tail}"
+
+
+def played_line(cards: tuple[str, ...]) -> str:
+    """The PLAY line that plays exactly `cards` (one animal's, or wolves with howls)."""
+    howls = sum(1 for c in cards if c == HOWL)
+    animal = WOLF if howls else LETTERS.index(cards[0])
+    return Play(len(cards), animal, howls).text()
 
 
 @dataclass(frozen=True)

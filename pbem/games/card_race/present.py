@@ -186,7 +186,7 @@ def _result(view: View) -> str:
     return ""
 
 
-class CardRacePresenter(Presenter[Any, Event]):
+class CardRacePresenter(Presenter[View, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
         hand, bets, hand_cards, bet_cards = _mine(view, reader)
         ctx = WelcomeContext(view.seats, view.ruleset, view.mode, track_text(view), view.seats[view.first], hand,

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 
-from pbem.games.card_race.resolution import Event
 from pbem.games.card_race.state import State
 
-MAX_TURNS = 200
 WORDS = ("HARE", "TORTOISE", "WOLF", "FOX", "LAMB", "FOXES", "SHEEP")
 MALFORMED = ("PLAY 5 FOX", "PLAY 2 FOZ", "IF HAND >= 2 THEN PLAY 1 FOX", "PLAY: 2 FOX: ELSE", "BET: UNICORN",
              "RACE HARE HARE", "PLAY 2 LAMB WITH HOWL", "IF (TABLE > 3 THEN PLAY 1 HARE", "Hello all!", "DEFAULT:")
@@ -60,10 +57,3 @@ def random_sheet(state: State, seat: int, rng: random.Random) -> str:
         lines.insert(rng.randint(0, len(lines)), rng.choice(MALFORMED))
     return "\n".join(lines)
 
-
-def sheet_key(state: State, seat: int) -> Hashable:
-    return state.ruleset, state.betting
-
-
-def owner(resolution: Event) -> int | None:
-    return resolution.seat

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from pbem.games.base import Viewer
 from pbem.games.card_race.cards import LETTERS, counts, sort_cards
-from pbem.games.card_race.resolution import Event
+from pbem.games.card_race.resolution import Event, Kind
 from pbem.games.card_race.state import State
 
 
@@ -91,4 +91,9 @@ def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> 
                      bets=swap(state.bets, bet))  # type: ignore[arg-type]
     out = tuple(replace(e, private=tuple(f"{line} [{seed}]" for line in e.private) + (f"varied {seed}",))
                 if e.seat == seat else e for e in events)
+    # whether her lines lapsed (or were rejected) at all is hers to know: a note comes or goes
+    if any(e.kind is Kind.NOTE and e.seat == seat for e in events):
+        out = tuple(e for e in out if not (e.kind is Kind.NOTE and e.seat == seat))
+    elif events:
+        out += (Event(Kind.NOTE, seat, "", private=(f"play lines not used (varied {seed})",)),)
     return varied, out

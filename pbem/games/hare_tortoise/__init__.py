@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -31,7 +32,6 @@ from pbem.games.hare_tortoise.orders.parser import KEYWORDS, Dialect, TwoPlayer,
 from pbem.games.hare_tortoise.present import HarePresenter
 from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import RULESETS, Ruleset, find_ruleset
-from pbem.games.hare_tortoise.serialize import slot_from_json, slot_to_json
 from pbem.games.hare_tortoise.state import State
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Rejection, Sheet
 
@@ -112,7 +112,7 @@ def check_teams(seats: Sequence[str], teams: Sequence[tuple[str, Sequence[str]]]
                             "(for example X Y X Y), the last seat and the first included")
 
 
-class HareTortoise(Game[State, OrderSheet, Slot]):
+class HareTortoise(Game[State, OrderSheet, Slot, views.View]):
     info = GameInfo(
         name="hare-tortoise",
         title="Hare & Tortoise",
@@ -165,12 +165,6 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
     def rules_of(self, state: State) -> Ruleset:
         return find_ruleset(state.ruleset, state.options)
 
-    def turn(self, state: State) -> int:
-        return state.turn
-
-    def seats(self, state: State) -> tuple[str, ...]:
-        return state.seats
-
     def to_move(self, state: State) -> tuple[int, ...]:
         if state.over:
             return ()
@@ -221,9 +215,6 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
             winners = tuple(r.name for r in state.runners if r.place == 1)
         return Result(state.over, tuple(places), winners)
 
-    def is_over(self, state: State) -> bool:
-        return state.over
-
     def view(self, state: State, viewer: Viewer) -> views.View:
         return views.view(state, viewer)
 
@@ -233,19 +224,15 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
     def vary_hidden(self, state: State, resolutions: Sequence[Slot], seat: int, seed: int) -> tuple[State, tuple[Slot, ...]]:
         return views.vary_hidden(state, resolutions, seat, seed)
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        return state.to_json()
+    def public_orders(self, state: State, sheet: Sheet, seat: int, resolutions: Sequence[Slot]) -> None:
+        """Nothing while the game runs: every order text is held back until the game is over.
+        Carrots (and, in the card rulesets, what the hare cards did to them) are hidden, and
+        almost any line tells of them beside the move it made: a condition on `CARROTS`, and no
+        less an alternative passed over because its move cost more carrots than the runner held
+        (`MOVE: TO 40 ELSE NEXT CARROT`). The move each slot made is public in the narration."""
+        return None
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return State.from_json(dict(data))
-
-    def resolution_to_json(self, resolution: Slot) -> dict[str, Any]:
-        return slot_to_json(resolution)
-
-    def resolution_from_json(self, data: Mapping[str, Any]) -> Slot:
-        return slot_from_json(dict(data))
-
-    def bot(self, level: str) -> Bot[State] | None:
+    def bot(self, level: str) -> Bot[views.View] | None:
         """Sam (level "sam", RULESETS.md's computer player), or a computer player of
         pbem/games/hare_tortoise/bots.py (baseline, strong)."""
         if level.strip().lower() == "sam":
@@ -254,7 +241,7 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
             return Sam()
         from pbem.games.hare_tortoise.bots import bot  # the computer players, loaded when used
 
-        return bot(level)  # type: ignore[return-value]
+        return bot(level)
 
     @cached_property
     def presenter(self) -> HarePresenter:
@@ -265,6 +252,18 @@ class HareTortoise(Game[State, OrderSheet, Slot]):
         from pbem.games.hare_tortoise.cases import HareCases  # the case driver's part, loaded when used
 
         return HareCases()
+
+    def random_sheet(self, state: State, seat: int, rng: random.Random) -> str:
+        from pbem.games.hare_tortoise.testing import random_sheet
+
+        return random_sheet(state, seat, rng)
+
+    def sheet_key(self, state: State, seat: int) -> Hashable:
+        """All that reading a sheet depends on besides its text: the seat names, the ruleset, and
+        how many slots the seat has this turn (and, two-player, whose runners are the author's)."""
+        postal = self.rules_of(state).postal_rotation
+        slots = engine.turn_sequence(state, postal).count(seat) if not state.over else 0
+        return state.seats, state.ruleset, state.options, slots, seat if state.per_seat > 1 else None
 
 
 def _two_player_result(state: State) -> Result:

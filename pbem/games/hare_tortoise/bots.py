@@ -259,12 +259,11 @@ def _hare_line(view: View, give: bool) -> str:
     return f"HARE: {'GIVE' if give else 'TAKE'}\n"
 
 
-class BaselineBot(Bot[object]):
+class BaselineBot(Bot[View]):
     """A simple player: one chain for every slot — HOME when it may, a lettuce while it has
     some and can pay for it, back to a tortoise when short, else a long or a short advance."""
 
-    def write(self, view: object, chance: Chance) -> str:
-        assert isinstance(view, View)
+    def write(self, view: View, chance: Chance) -> str:
         if view.per_seat > 1:
             return two_player_sheet(view)
         chain = ("HOME ELSE IF LETTUCES > 0 AND CARROTS > 30 THEN NEXT LETTUCE ELSE IF CARROTS < 20 THEN BACK "
@@ -272,14 +271,13 @@ class BaselineBot(Bot[object]):
         return f"DEFAULT: {chain}\n{_hare_line(view, False)}"
 
 
-class StrongBot(Bot[object]):
+class StrongBot(Bot[View]):
     """The searching player (see the module's docstring); `playouts` is its budget per sheet."""
 
     def __init__(self, playouts: int = DEFAULT_PLAYOUTS) -> None:
         self.playouts = playouts
 
-    def write(self, view: object, chance: Chance) -> str:
-        assert isinstance(view, View)
+    def write(self, view: View, chance: Chance) -> str:
         if view.per_seat > 1:
             return two_player_sheet(view)  # the search knows one runner per seat
         rules = find_ruleset(view.ruleset)
@@ -528,7 +526,7 @@ def _hare(rules: Ruleset, table: dict[int, HareEffect], me: Runner, squares: Seq
     return me
 
 
-def bot(level: str, *, playouts: int = DEFAULT_PLAYOUTS) -> Bot[object] | None:
+def bot(level: str, *, playouts: int = DEFAULT_PLAYOUTS) -> Bot[View] | None:
     """The computer player of that level, or None."""
     key = level.strip().lower()
     if key == "baseline":

@@ -292,7 +292,7 @@ def game_notes(view: View) -> tuple[str, ...]:
     return tuple(notes)
 
 
-class HarePresenter(Presenter[Any, Slot]):
+class HarePresenter(Presenter[View, Slot]):
     """Hare & Tortoise mail parts, console lines and the board picture."""
 
     def welcome(self, view: View, reader: Reader) -> Letter:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pbem.games.hare_tortoise.rules import HareEffect
 
@@ -63,3 +63,14 @@ class Slot(NamedTuple):
     hare: HareRoll | None
     place: int | None  # finishing place, when the runner got HOME
     extra: bool  # a slot added by a hare "have another turn"
+
+    def to_json(self) -> dict[str, Any]:
+        from pbem.games.hare_tortoise.serialize import slot_to_json  # serialize reads this module
+
+        return slot_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Slot:
+        from pbem.games.hare_tortoise.serialize import slot_from_json
+
+        return slot_from_json(data)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pbem.games.base import Bot
 from pbem.games.chance import Chance
 from pbem.games.hare_tortoise.rules import find_ruleset
-from pbem.games.hare_tortoise.state import State
 from pbem.games.hare_tortoise.view import View
 
 #: Sam's chain, tried left to right at every slot: home when it may, lettuces while it can
@@ -86,7 +85,7 @@ def two_player_sheet(view: View) -> str:
     return "\n".join(lines) + "\n"
 
 
-class Sam(Bot[State]):
+class Sam(Bot[View]):
     """Sam: one MOVE line per slot it has this turn, a DEFAULT line, and a HARE line."""
 
     def write(self, view: View, chance: Chance) -> str:  # noqa: ARG002 - Sam needs no chance

@@ -1,23 +1,15 @@
-"""Random order sheets of Hare & Tortoise, for the random playthrough that every game takes.
-
-The playthrough test (`tests/test_playthrough.py`) imports `<game package>.testing` and calls
-`random_sheet` for each seat to move; `sheet_key` and `owner` let it cache readings and check
-redaction without knowing the game.
-"""
+"""Random order sheets of Hare & Tortoise, for the random playthrough that every game takes
+(through `Game.random_sheet`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
-from pbem.games.hare_tortoise.engine import turn_sequence
-from pbem.games.hare_tortoise.resolution import Slot
 from pbem.games.hare_tortoise.rules import find_ruleset
 from pbem.games.hare_tortoise.state import State
 
-#: a game that has not ended after this many turns is a failure
-MAX_TURNS = 400
 #: turns of random sheets; random sheets alone can loop for ever (staying, falling back), so
 #: after these every seat sends FINISHER and the game must then end
 RANDOM_TURNS = 40
@@ -74,20 +66,6 @@ def random_sheet(state: State, seat: int, rng: random.Random) -> str:
     if two:
         return rng.choice(sheet_pool(tuple(r.name for r in state.runners), state.seats[seat]))
     return rng.choice(sheet_pool(state.seats))
-
-
-def sheet_key(state: State, seat: int) -> Hashable:
-    """All that the reading of a sheet depends on besides its text: the seat names, and how many
-    slots the seat has this turn."""
-    postal = find_ruleset(state.ruleset, state.options).postal_rotation
-    return state.seats, state.ruleset, state.options, (
-        turn_sequence(state, postal).count(seat) if not state.over else 0), (
-        seat if state.per_seat > 1 else None)  # two-player: the author's own runners
-
-
-def owner(resolution: Slot) -> int | None:
-    """The seat whose private details a resolution holds."""
-    return resolution.seat
 
 
 @cache
