@@ -38,6 +38,9 @@ from pbem.store import (
 )
 from pbem.tokens import new_secret
 
+#: the longest seed a GM may give: a key of 256 bits is 64 hex digits, and the store keeps it as text
+MAX_SEED = 256
+
 #: outgoing mails written to the outbox folder per batch (about 60 kB each with a picture)
 DELIVER_BATCH = 200
 
@@ -138,6 +141,9 @@ class Moderator:
         key = new_seed() if seed is None else str(seed).strip()
         if not key:
             raise PbemError("an empty --seed keys nothing; leave it out for a secret random seed")
+        if len(key) > MAX_SEED or not key.isprintable():
+            raise PbemError(f"--seed takes at most {MAX_SEED} printable characters (this one has {len(key)}); "
+                            "give a shorter one, or leave it out for a secret random seed")
         chance = game_chance(Seeding(key, generator), 0, "setup")
         setup = Setup(ruleset.name, tuple(SeatSpec(p.name, p.team, p.bot) for p in players), chosen)
         state = engine.new_state(setup, chance)

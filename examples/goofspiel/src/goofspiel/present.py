@@ -93,7 +93,7 @@ class GoofspielPresenter(Presenter[View, Event]):
             over=view.over, result=_result(view),
             deck=cards(view.deck) if reader.viewer.is_gm and view.deck else "",
             sheets=tuple(f"{view.seats[k].name}: {e.line}" for k, e in sorted(bids.items())
-                         if reader.viewer.is_gm and e.line))
+                         if k is not None and reader.viewer.is_gm and e.line))
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx))
 
     def order_lines(self, view: View, reader: Reader) -> list[str]:
