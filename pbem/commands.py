@@ -21,7 +21,7 @@ from pbem.games import AnyGame
 from pbem.games.base import Bot, Viewer
 from pbem.games.chance import Chance
 from pbem.games.sheet import Accepted, Echo, Rejected
-from pbem.mailer import GmNote, reader_of, sheet_template, view_turn
+from pbem.mailer import Answer, GmNote, reader_of, sheet_template, view_turn
 from pbem.reports import when
 from pbem.store import EventKind, GameRow, PlayerRow, Store, TurnRow
 from pbem.tokens import reply_token
@@ -117,6 +117,16 @@ def preview_lines(engine: AnyGame, state: Any, orders: Any, echo: Sequence[Echo]
 def suggested_sheet(engine: AnyGame, advisor: Bot[Any], state: Any, seat: int, chance: Chance) -> str:
     """SUGGEST: the sheet a computer player would write for the seat, from that seat's own view."""
     return advisor.write(engine.view(state, Viewer(seat)), chance)
+
+
+def suggestion(game: GameRow, player: PlayerRow, text: str) -> Answer:
+    """SUGGEST's part of the answer: the computer player's sheet `text` as a template to edit,
+    with the header lines of the player's current turn (a reply token, never the secret)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    template = sheet_template(game.name, game.turn, reply_token(player.secret, game.name, game.turn), lines)
+    return Answer("SUGGEST", f"this is what pbem's strong computer player would send for your seat in turn "
+                  f"{game.turn} of {game.name}, written from what your own report shows. It is only advice: nothing "
+                  "has been sent for you. Edit it as you like and reply with it:", ("", *template.splitlines()))
 
 
 def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:

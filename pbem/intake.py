@@ -35,7 +35,7 @@ from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
-from pbem.mailer import Answer, Mailer, Outgoing, ReportParts, sheet_template
+from pbem.mailer import Answer, Mailer, Outgoing, ReportParts
 from pbem.store import (
     EventKind,
     EventRow,
@@ -47,7 +47,7 @@ from pbem.store import (
     SheetRow,
     Store,
 )
-from pbem.tokens import Proof, identify, new_secret, reply_token
+from pbem.tokens import Proof, identify, new_secret
 
 #: a stored message still 'new' this long after it was stored lost its worker (a live worker runs
 #: the pipeline right after storing it, in well under a second)
@@ -579,12 +579,7 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
         return
     chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
     text = commands.suggested_sheet(game, advisor, state, it.player.seat, chance)
-    lines = [line for line in text.splitlines() if line.strip()]
-    template = sheet_template(it.game.name, it.game.turn, reply_token(it.player.secret, it.game.name, it.game.turn),
-                              lines)
-    _answer(m, session, it, "SUGGEST", f"this is what pbem's strong computer player would send for your seat in turn "
-            f"{it.game.turn} of {it.game.name}, written from what your own report shows. It is only advice: nothing "
-            "has been sent for you. Edit it as you like and reply with it:", ["", *template.splitlines()])
+    it.answers.append(commands.suggestion(it.game, it.player, text))
 
 
 def parse_orders(m: Deps, session: Session, it: Intake) -> None:
