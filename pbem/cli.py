@@ -22,7 +22,7 @@ class _Group(click.Group):
     """Turns PbemError into a clean message and exit code 1."""
 
     def invoke(self, ctx: click.Context) -> object:
-        from sqlalchemy.exc import DatabaseError, OperationalError
+        from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
         try:
             return super().invoke(ctx)
@@ -32,6 +32,10 @@ class _Group(click.Group):
             raise click.ClickException(
                 f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
                 "its server is down. Nothing was changed by this command; run it again in a moment.") from None
+        except IntegrityError as err:  # a clash of unique keys: two commands at once, not damage
+            raise click.ClickException(
+                f"this was done by another command at the same moment ({_first_line(err)}): nothing was changed "
+                "by this one; run it again if it is still needed.") from None
         except DatabaseError as err:
             raise click.ClickException(
                 f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "

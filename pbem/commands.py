@@ -21,9 +21,9 @@ from pbem.games import AnyGame
 from pbem.games.base import Bot, Viewer
 from pbem.games.chance import Chance
 from pbem.games.sheet import Accepted, Echo, Rejected
-from pbem.mailer import reader_of, sheet_template, view_turn
+from pbem.mailer import Answer, GmNote, reader_of, sheet_template, view_turn
 from pbem.reports import when
-from pbem.store import GameRow, PlayerRow, Store, TurnRow
+from pbem.store import EventKind, GameRow, PlayerRow, Store, TurnRow
 from pbem.tokens import reply_token
 
 #: what HELP lists, in the order players need them
@@ -119,6 +119,16 @@ def suggested_sheet(engine: AnyGame, advisor: Bot[Any], state: Any, seat: int, c
     return advisor.write(engine.view(state, Viewer(seat)), chance)
 
 
+def suggestion(game: GameRow, player: PlayerRow, text: str) -> Answer:
+    """SUGGEST's part of the answer: the computer player's sheet `text` as a template to edit,
+    with the header lines of the player's current turn (a reply token, never the secret)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    template = sheet_template(game.name, game.turn, reply_token(player.secret, game.name, game.turn), lines)
+    return Answer("SUGGEST", f"this is what pbem's strong computer player would send for your seat in turn "
+                  f"{game.turn} of {game.name}, written from what your own report shows. It is only advice: nothing "
+                  "has been sent for you. Edit it as you like and reply with it:", ("", *template.splitlines()))
+
+
 def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
     """The turns of the player's tenure resolved without their sheet, not counting vacation."""
     missed = []
@@ -132,13 +142,31 @@ def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
 
 
 def _away(player: PlayerRow, moment: datetime) -> bool:
-    if player.away_from is None or player.away_to is None:
-        return False
-    return _aware(player.away_from) <= _aware(moment) <= _aware(player.away_to)
+    return any(start <= _aware(moment) <= end for start, end in map(vacation_span, vacations(player)))
 
 
 def is_away(player: PlayerRow, moment: datetime) -> bool:
     return _away(player, moment)
+
+
+def vacations(player: PlayerRow) -> list[Vacation]:
+    """Every VACATION the player has taken in the game, in the order taken."""
+    return [Vacation(date.fromisoformat(a), date.fromisoformat(b)) for a, b in json.loads(player.away or "[]")]
+
+
+def new_days(player: PlayerRow, wanted: Vacation) -> int:
+    """The days of `wanted` that no earlier VACATION of the player holds: what it costs."""
+    taken = vacations(player)
+    days = (wanted.start + timedelta(days=n) for n in range(wanted.days))
+    return sum(1 for d in days if not any(v.start <= d <= v.end for v in taken))
+
+
+def add_vacation(player: PlayerRow, wanted: Vacation) -> int:
+    """Add `wanted` to the player's spans (the earlier ones stay) and charge its new days; returns them."""
+    cost = new_days(player, wanted)
+    player.away = json.dumps([[v.start.isoformat(), v.end.isoformat()] for v in [*vacations(player), wanted]])
+    player.vacation_days += cost
+    return cost
 
 
 def _aware(moment: datetime) -> datetime:
@@ -157,6 +185,35 @@ def read_vacation(command: str, today: date) -> Vacation:
     if start < today:
         raise PbemError(f"VACATION {first} {last}: {first} is in the past (today is {today.isoformat()})")
     return Vacation(start, end)
+
+
+def read_resend(command: str, game: GameRow) -> int:
+    """`RESEND` (the last resolved turn) or `RESEND 3`: the turn, checked to be one resolved."""
+    words = command.split()
+    if len(words) == 1:
+        turn = game.turn - 1
+    elif words[1].isdigit() and len(words[1]) <= 6:
+        turn = int(words[1])
+    else:
+        raise PbemError(f"RESEND takes one turn number, like RESEND {max(game.turn - 1, 1)}; not {words[1]!r}")
+    if game.turn <= 1:
+        raise PbemError(f"{game.name} has resolved no turn yet")
+    if not 1 <= turn < game.turn:
+        raise PbemError(f"turn {turn} is not resolved: {game.name} has resolved turns 1 to {game.turn - 1}")
+    return turn
+
+
+def gm_notes(store: Store, session: Session, game: GameRow, turn: int) -> list[GmNote]:
+    """The GM's edits and replacements made while `turn` was open, for its reports (sent again
+    too: a report resent is the report that was sent)."""
+    assert game.id is not None
+    notes = []
+    for e in store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
+        if e.turn != turn:
+            continue
+        full, _, public = e.text.partition("\n")
+        notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
+    return notes
 
 
 def vacation_span(v: Vacation) -> tuple[datetime, datetime]:

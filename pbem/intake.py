@@ -29,13 +29,13 @@ from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed
 from pbem.games.chance import game_chance
-from pbem.games.sheet import Echo, Sheet, merge, read_sheet
+from pbem.games.sheet import Echo, Ignored, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
-from pbem.mailer import Mailer, Outgoing
+from pbem.mailer import Answer, Mailer, Outgoing, ReportParts
 from pbem.store import (
     EventKind,
     EventRow,
@@ -51,8 +51,8 @@ from pbem.tokens import Proof, identify, new_secret
 
 #: wrong secrets for one player within a day before the GM is told
 WRONG_SECRETS_ALERT = 3
-#: reports one mail may ask to have sent again (RESEND lines beyond are passed over)
-MAX_RESENDS = 3
+#: reports one mail may ask to have sent again (a RESEND line beyond is answered: ask in another mail)
+MAX_RESENDS = 1
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,18 @@ class Intake:
     alerts: list[Outgoing] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
     standing: bool = False
-    answered: list[str] = field(default_factory=list)
+    #: what the mail's commands are answered, in one mail (`answer_mail`)
+    answers: list[Answer] = field(default_factory=list)
+    #: the report a RESEND asked for, its text and picture, for the answer
+    report: ReportParts | None = None
+    #: the turns RESEND lines asked for, in order (the first is sent, the others are answered why not)
+    resent: list[int] = field(default_factory=list)
+    #: what plays for the player, told in the answer to a mail without orders (which changes none)
+    orders_note: tuple[str, ...] = ()
+    #: the answer goes out beyond the replies' rate limit (it carries a new secret)
+    must_answer: bool = False
+    #: the answer states the deadline (and carries it as an .ics)
+    tell_deadline: bool = False
     proof: Proof = Proof.NONE  # what the SECRET line proved (find-player)
 
 
@@ -361,13 +372,17 @@ def tell_gm_of_flood(m: Deps, session: Session, it: Intake, what: str) -> None:
 
 def player_settings(m: Deps, session: Session, it: Intake) -> None:
     """A `TIMEZONE <zone>` line (checked by the sheet reader) sets the player's zone for deadlines;
-    a `NEW SECRET` line gives the player a new secret, mailed to them."""
+    a `NEW SECRET` line gives the player a new secret, told in the answer; `STANDING` marks the
+    mail's sheet (or, in a mail without orders, the sheet in force) as standing orders."""
     needs_master(m, session, it)
     assert it.player is not None and it.game is not None
     if "NEW SECRET" in it.sheet.commands:
         it.player.secret = new_secret()
-        it.alerts.append(m.mailer.secret_mail(it.game, it.player, why="you asked for a new one",
-                                              message=it.row.id or 0))
+        it.must_answer = True  # the player must learn it: only they (with the secret) can ask
+        _answer(m, session, it, "NEW SECRET", f"you asked for a new one: your secret for {it.game.name} is now", [
+            f"  {it.player.secret}", "",
+            "The old one no longer works. Reports carry a reply token in their SECRET line instead, valid for "
+            "one turn; this secret is valid for every turn. Keep it to yourself."])
     if it.sheet.timezone is not None:
         it.timezone = it.sheet.timezone
         it.player.timezone = it.sheet.timezone  # written with the sheet, in the one write transaction
@@ -375,6 +390,7 @@ def player_settings(m: Deps, session: Session, it: Intake) -> None:
     vacation = next((c for c in it.sheet.commands if c.startswith("VACATION ")), None)
     if vacation is not None:  # one a mail: a second would only contradict the first
         _vacation(m, session, it, vacation)
+    session.add(it.player)
 
 
 def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
@@ -383,15 +399,17 @@ def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
     try:
         wanted = commands.read_vacation(command, m.now().date())
     except PbemError as err:
-        raise Stop(MessageStatus.REFUSED, str(err), fix="Write it like: VACATION 2026-12-24 2027-01-02", reply=True) from None
+        _answer(m, session, it, command, "not done:", [f"{err}.", "Write it like: VACATION 2026-12-24 2027-01-02"])
+        return
     left = m.policy.vacation_days - it.player.vacation_days
-    if wanted.days > left:
-        raise Stop(MessageStatus.REFUSED,
-                   f"{command} is {wanted.days} days; {left} of the game's {m.policy.vacation_days} vacation days "
-                   "are left to you", fix="Ask for fewer days, or ask the GM.", reply=True)
-    it.player.away_from, it.player.away_to = commands.vacation_span(wanted)
-    it.player.vacation_days += wanted.days
-    text = (f"{it.player.name} is away from {wanted.start} to {wanted.end} ({wanted.days} days; "
+    cost = commands.new_days(it.player, wanted)
+    if cost > left:
+        _answer(m, session, it, command, "not done:", [
+            f"{command} is {cost} days more; {left} of the game's {m.policy.vacation_days} vacation days "
+            "are left to you.", "Ask for fewer days, or ask the GM."])
+        return
+    commands.add_vacation(it.player, wanted)
+    text = (f"{it.player.name} is away from {wanted.start} to {wanted.end} ({cost} days; "
             f"{it.player.vacation_days} of {m.policy.vacation_days} used)")
     it.events.append(EventRow(game_id=it.game.id or 0, turn=it.game.turn, kind=EventKind.VACATION, seat=it.player.seat,
                               text=text, created_at=m.now()))
@@ -402,20 +420,33 @@ def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:
     _answer(m, session, it, command, f"you are away from {wanted.start} to {wanted.end}:",
             ["Your standing orders (a sheet sent with STANDING) play for you meanwhile, else the default moves;",
              "you get no reminders, and these turns do not count as missed.",
+             f"Your vacations: {', '.join(f'{v.start} to {v.end}' for v in commands.vacations(it.player))}.",
              f"Vacation days used in {it.game.name}: {it.player.vacation_days} of {m.policy.vacation_days}."])
 
 
 def _answer(m: Deps, session: Session, it: Intake, command: str, opening: str, lines: list[str],
             deadline: bool = False) -> None:
-    """Queue an answer to the player's own address, within the replies' rate limit."""
-    assert it.game is not None and it.player is not None
-    it.answered.append(command.split()[0])
-    if not m.mailer.may_reply(session, it.player.email):
+    """Add a command's answer to the mail's one answer (`answer_mail` sends it)."""
+    it.answers.append(Answer(command, opening, tuple(lines)))
+    it.tell_deadline = it.tell_deadline or deadline
+
+
+def answer_mail(m: Deps, session: Session, it: Intake) -> None:
+    """The one answer to one mail, whatever it asked: to the player's own address, within the
+    replies' rate limit (unless it carries a new secret)."""
+    if not (it.answers or it.orders_note) or it.game is None or it.player is None or not it.player.email.isascii():
+        return
+    if not (it.must_answer or m.mailer.may_reply(session, it.player.email)):
         return
     original = read_message_id(it.msg) if it.msg is not None else ""
-    it.alerts.append(m.mailer.answer(it.game, it.player, command=command, opening=opening, lines=lines,
-                                     key=it.row.id or 0, original=original or None,
-                                     deadline=it.game.deadline if deadline and not it.game.paused else None))
+    deadline = it.game.deadline if it.tell_deadline and not it.game.paused else None
+    written = [c.split()[0] for c in it.sheet.commands]
+    # in the order the mail has them (a setting without a command word after them)
+    ordered = sorted(it.answers, key=lambda a: written.index(w) if (w := a.command.split()[0]) in written else
+                     len(written))
+    it.alerts.append(m.mailer.answers(it.game, it.player, ordered, key=it.row.id or 0, original=original or None,
+                                      deadline=deadline, report=it.report,
+                                      orders=it.orders_note))
 
 
 def _answer_help(m: Deps, session: Session, it: Intake) -> None:
@@ -426,18 +457,14 @@ def _answer_help(m: Deps, session: Session, it: Intake) -> None:
 
 
 def answer_commands(m: Deps, session: Session, it: Intake) -> None:
-    """HELP, STATUS, HISTORY, RESEND and PRESS are answered to the sender's own address; a mail
-    that holds nothing else ends here (one with orders too goes on to them)."""
+    """HELP, STATUS, HISTORY, RESEND and PRESS are answered to the sender's own address, each
+    once however often written; a command that cannot be done is answered with the reason, and
+    the rest of the mail goes on."""
     assert it.game is not None and it.player is not None and it.game.id is not None
     engine = m.engine(it.game)
     state = engine.load_state(json.loads(it.game.state))
-    resends = 0
-    for command in dict.fromkeys(it.sheet.commands):  # each command answered once, however often written
+    for command in dict.fromkeys(it.sheet.commands):
         word = command.split()[0]
-        if word == "RESEND":
-            resends += 1
-            if resends > MAX_RESENDS:
-                continue
         if word == "HELP":
             _answer_help(m, session, it)
         elif word == "STATUS":
@@ -454,32 +481,43 @@ def answer_commands(m: Deps, session: Session, it: Intake) -> None:
             _resend(m, session, it, command)
         elif word == "PRESS":
             _press(m, session, it)
-    handled = {"HELP", "STATUS", "HISTORY", "RESEND", "PRESS", "VACATION"}
-    if not it.sheet.lines and "PREVIEW" not in it.sheet.commands and any(
-            c.split()[0] in handled for c in it.sheet.commands):
-        raise Stop(MessageStatus.ANSWERED, "answered: " + ", ".join(dict.fromkeys(it.answered)))
 
 
 def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
+    """RESEND [turn]: the player's report of a resolved turn as it was sent, GM's notes and all."""
     assert it.game is not None and it.player is not None and it.game.id is not None
-    words = command.split()
-    turn = int(words[1]) if len(words) > 1 else it.game.turn - 1
-    record = m.store.turn(session, it.game.id, turn) if turn >= 1 else None
+    try:
+        turn = commands.read_resend(command, it.game)
+    except PbemError as err:
+        _answer(m, session, it, command, "there is no report to send again:", [f"{err}."])
+        return
+    if turn in it.resent:
+        return  # RESEND 1 and RESEND 01 ask for one report
+    it.resent.append(turn)
+    if len(it.resent) > MAX_RESENDS:
+        _answer(m, session, it, command, "not done in this mail:", [
+            f"One report is sent again a mail (turn {it.resent[0]} is in this one); ask for turn {turn} in "
+            "another mail."])
+        return
+    record = m.store.turn(session, it.game.id, turn)
     if record is None:
         _answer(m, session, it, command, "there is no report to send again:",
-                [f"{it.game.name} has resolved turns 1 to {it.game.turn - 1}." if it.game.turn > 1 else
-                 f"{it.game.name} has resolved no turn yet."])
-        return
-    it.answered.append("RESEND")
-    if not m.mailer.may_reply(session, it.player.email):
+                [f"turn {turn} of {it.game.name} has no record."])
         return
     engine = m.engine(it.game)
     after = engine.load_state(json.loads(record.after))
     resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
     resolved = record.resolved_at if record.resolved_at.tzinfo else record.resolved_at.replace(tzinfo=timezone.utc)
-    it.alerts += m.mailer.reports(it.game, engine, it.players, after, resolutions, turn=record.turn, resolved=resolved,
-                                  deadline=record.deadline, correction=record.correction, again=it.row.id or 0,
-                                  only=it.player.seat)
+    notes = commands.gm_notes(m.store, session, it.game, record.turn)
+    common: dict[str, Any] = dict(turn=record.turn, resolved=resolved, deadline=record.deadline,
+                                  correction=record.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
+    parts: list[ReportParts] = []
+    m.mailer.reports(it.game, engine, it.players, after, resolutions, parts=parts, **common)
+    if not parts:
+        return  # no report for this seat (a computer player's)
+    it.report = parts[0]
+    _answer(m, session, it, command, f"your report of turn {record.turn} again, as it was sent "
+            f"({parts[0].subject}):", ["", *parts[0].text.splitlines()])
 
 
 def _press(m: Deps, session: Session, it: Intake) -> None:
@@ -519,7 +557,8 @@ def preview(m: Deps, session: Session, it: Intake) -> None:
 
 def suggest(m: Deps, session: Session, it: Intake) -> None:
     """A `SUGGEST` line is answered with the strong computer player's sheet for the sender's own
-    seat, written from the sender's own view, as a template ready to edit (nothing is stored)."""
+    seat, written from the sender's own view, as a template ready to edit (nothing is stored for
+    the player; orders in the same mail are taken as usual)."""
     if "SUGGEST" not in it.sheet.commands:
         return
     assert it.game is not None and it.player is not None
@@ -527,15 +566,17 @@ def suggest(m: Deps, session: Session, it: Intake) -> None:
     state = game.load_state(json.loads(it.game.state))
     advisor = game.bot("strong")
     if advisor is None:
-        raise Stop(MessageStatus.REFUSED, f"{game.info.title} has no computer player to suggest orders",
-                   fix="Write your orders yourself; your last report has the template.", reply=True)
+        _answer(m, session, it, "SUGGEST", "pbem has no suggestion for you:", [
+            f"{game.info.title} has no computer player to suggest orders; your last report has the template."])
+        return
     if it.player.seat not in game.may_send(state):
-        raise Stop(MessageStatus.REFUSED, f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}",
-                   fix="Nothing to send this turn: your next report says when you move again.", reply=True)
+        _answer(m, session, it, "SUGGEST", "pbem has no suggestion for you:", [
+            f"{it.player.name} has no move in turn {it.game.turn} of {it.game.name}: your next report says when "
+            "you move again."])
+        return
     chance = game_chance(it.game, it.game.turn, f"suggest/{it.player.seat}")
     text = commands.suggested_sheet(game, advisor, state, it.player.seat, chance)
-    it.alerts.append(m.mailer.suggestion(it.game, it.player, text, message=it.row.id or 0))
-    raise Stop(MessageStatus.ANSWERED, "the strong computer player's sheet was sent to the player")
+    it.answers.append(commands.suggestion(it.game, it.player, text))
 
 
 def parse_orders(m: Deps, session: Session, it: Intake) -> None:
@@ -545,6 +586,59 @@ def parse_orders(m: Deps, session: Session, it: Intake) -> None:
     it.state = game.load_state(json.loads(it.game.state))
     it.parsed = game.parse(it.state, it.sheet, it.player.seat)
     it.echo = merge(it.sheet.echo, it.parsed.echo)
+
+
+def only_orders(m: Deps, session: Session, it: Intake) -> None:
+    """Only orders replace orders: a mail in which the game read no line as an order (commands,
+    settings, press, greetings, sign-offs only) is no sheet. Its commands are answered and its
+    settings applied, and the answer says that the sheet in force is unchanged."""
+    if "PREVIEW" in it.sheet.commands:
+        return  # PREVIEW reads the sheet, and stores nothing whatever it holds
+    assert it.game is not None and it.player is not None and it.parsed is not None
+    assert it.game.id is not None and it.player.id is not None
+    if holds_orders(it.parsed.echo):
+        return
+    if it.timezone is not None:
+        _answer(m, session, it, f"TIMEZONE {it.timezone}", "your time zone is set:",
+                [f"Deadlines are told in {it.timezone} as well as in UTC."])
+    current = m.store.current_sheets(session, it.game.id, it.game.turn).get(it.player.id)
+    if it.standing:
+        if current is not None:
+            current.standing = True
+            session.add(current)
+            _answer(m, session, it, "STANDING", "your sheet in force is now standing orders:", [
+                "It stays in force for later turns until you send another sheet."])
+        else:
+            _answer(m, session, it, "STANDING", "not done:", [
+                f"You have no sheet in force for turn {it.game.turn} to keep standing: send STANDING with "
+                "your orders."])
+    lines = [f"  line {e.line}: {e.text}" for e in it.echo if isinstance(e, Ignored)]
+    if lines:
+        lines = [f"These lines are no orders of {m.engine(it.game).info.title}, so they were passed over:",
+                 *lines, ""]
+    lines.append(_in_force(m, session, it, current is not None))
+    lines.append("A mail replaces your orders only when at least one of its lines is an order.")
+    it.orders_note = tuple(lines)
+    raise Stop(MessageStatus.ANSWERED, _answered(it, "no orders, so the sheet in force is unchanged"))
+
+
+def _in_force(m: Deps, session: Session, it: Intake, sent: bool) -> str:
+    """What plays for the player this turn, in a sentence."""
+    assert it.game is not None and it.player is not None
+    turn = it.game.turn
+    if it.player.seat not in m.engine(it.game).may_send(it.state):
+        return f"You have no move in turn {turn}."
+    if sent:
+        return f"The sheet you sent for turn {turn} stays in force" + (
+            " as standing orders." if it.standing else ".")
+    if m.store.standing_sheet(session, it.player, turn) is not None:
+        return f"Your standing orders stay in force for turn {turn}."
+    return f"You have sent no orders for turn {turn} yet: send them before the deadline."
+
+
+def _answered(it: Intake, outcome: str) -> str:
+    words = dict.fromkeys(a.command.split()[0] for a in it.answers)
+    return (f"answered: {', '.join(words)}; " if words else "") + outcome
 
 
 def check_turn(m: Deps, session: Session, it: Intake) -> None:
@@ -605,6 +699,7 @@ def store_sheet(m: Deps, session: Session, it: Intake) -> None:
         session.add(it.player)
     if it.ack is not None:
         m.mailer.queue(session, it.game, it.game.turn, it.ack)
+    answer_mail(m, session, it)
     for mail in it.alerts:
         m.mailer.queue(session, it.game, it.game.turn, mail)
 
@@ -621,6 +716,7 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("answer-commands", answer_commands),
     ("suggest", suggest),
     ("parse-orders", parse_orders),
+    ("only-orders", only_orders),
     ("check-turn", check_turn),
     ("check-on-move", check_on_move),
     ("preview", preview),
@@ -784,6 +880,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:
                     warn_wrong_secrets(m, session, it)
+                answer_mail(m, session, it)
                 for mail in it.alerts:
                     m.mailer.queue(session, it.game, it.game.turn if it.game else None, mail)
                 for event in it.events:  # what a command did to the player is kept (as TIMEZONE is)

@@ -78,6 +78,24 @@ class GmNote:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """One command's part of the one answer to a mail: the command, an opening, its lines."""
+
+    command: str
+    opening: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """One reader's report of a turn before it is a mail: for a report sent again in an answer."""
+
+    subject: str
+    text: str
+    picture: Picture
+
+
+@dataclass(frozen=True)
 class Outgoing:
     kind: MailKind
     to: str
@@ -215,10 +233,12 @@ class Mailer(Generic[Tx]):
     def reports(self, game: GameContext, engine: AnyGame, players: Sequence[PlayerContext], after: Any,
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
                 deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
-                again: object = None, only: int | None = None) -> list[Outgoing]:
+                again: object = None, only: int | None = None,
+                parts: list[ReportParts] | None = None) -> list[Outgoing]:
         """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
         A turn resolved again after a rollback says so in the subject and the body. `again`
-        (a key) makes them mails of their own, sent again on request; `only` keeps one seat's."""
+        (a key) makes them mails of their own, sent again on request; `only` keeps one seat's;
+        `parts` takes each report's text and picture instead of its mail."""
         title = f"{game.name} — after turn {turn}"
         public = engine.view(after, Viewer.public())
         drawn = engine.presenter.picture(public, engine.redact_all(resolutions, Viewer.public()),
@@ -248,20 +268,24 @@ class Mailer(Generic[Tx]):
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
                        + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
+            text = _part(letter.text, env)
+            if parts is not None:
+                parts.append(ReportParts(subject, text, shown))
+                continue
             to = player.email if player else self.config.address
             # a correction is another mail than the report it corrects: its own Message-ID
             # the GM's copy is a kind of its own, so no seat's name (a seat called 'GM') can give its ID
             mine = ("report", turn, who) if player is not None else ("gm-report", turn)
             msg_id = message_id(game.name, *mine, *((f"c{correction}",) if correction else ()),
                                 *(("again", again) if again is not None else ()), domain=self.domain)
-            raw = self._compose(to=to, to_name=who, subject=subject, text=_part(letter.text, env),
+            raw = self._compose(to=to, to_name=who, subject=subject, text=text,
                                 html=_part(letter.html, env) if letter.html else None, pictures=[shown],
                                 date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
             kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
             out.append(Outgoing(kind, to, msg_id, subject, raw))
         return out
 
-    def secret_mail(self, game: GameContext, player: PlayerContext, *, why: str, message: int) -> Outgoing:
+    def secret_mail(self, game: GameContext, player: PlayerContext, *, why: str, message: object) -> Outgoing:
         """The player's master secret, to their own address only."""
         subject = f"Your secret for {game.name}"
         msg_id = message_id(game.name, "secret", player.name, message, domain=self.domain)
@@ -272,20 +296,6 @@ class Mailer(Generic[Tx]):
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, date=self.now(),
                             msg_id=msg_id, auto_submitted="auto-replied")
         return Outgoing(MailKind.SECRET, player.email, msg_id, subject, raw)
-
-    def suggestion(self, game: GameContext, player: PlayerContext, text: str, *, message: int) -> Outgoing:
-        """The answer to SUGGEST: the strong computer player's sheet for the player's own seat."""
-        subject = f"Suggested orders: {game.name} turn {game.turn}"
-        msg_id = message_id(game.name, "suggest", game.turn, player.name, message, domain=self.domain)
-        lines = [line for line in text.splitlines() if line.strip()]
-        template = sheet_template(game.name, game.turn, reply_token(player.secret, game.name, game.turn), lines)
-        body = (f"{player.name}, this is what pbem's strong computer player would send for your seat in turn "
-                f"{game.turn} of {game.name}, written from what your own report shows. It is only advice: "
-                f"nothing has been sent for you. Edit it as you like and reply with it:\n\n{template}\n\n"
-                f"-- pbem ({self.config.address})\n")
-        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=body, date=self.now(),
-                            msg_id=msg_id, auto_submitted="auto-replied")
-        return Outgoing(MailKind.SUGGESTION, player.email, msg_id, subject, raw)
 
     def gm_alert(self, *, key: Sequence[object], subject: str, text: str) -> Outgoing:
         """News for the GM (a bounce, repeated wrong secrets): one mail per `key`."""
@@ -335,6 +345,26 @@ class Mailer(Generic[Tx]):
                             due=(game.name, game.turn, deadline) if deadline is not None else None)
         return Outgoing(kind, player.email, msg_id, subject, raw)
 
+    def answers(self, game: GameContext, player: PlayerContext, answers: Sequence[Answer], *, key: object,
+                original: str | None, deadline: datetime | None = None, report: ReportParts | None = None,
+                orders: Sequence[str] = ()) -> Outgoing:
+        """The one answer to one mail: every command it held answered in turn, a report sent again
+        as its text with its picture attached, and for a mail without orders (`orders`: what
+        plays for the player) that the sheet in force is unchanged; a stated deadline comes as an
+        .ics too."""
+        ctx = AnswersContext(reader=player.name, answers=tuple(answers), orders=tuple(orders),
+                             moderator=self.config.address)
+        words = ", ".join(dict.fromkeys(a.command for a in answers)) or "your mail held no orders"
+        subject = f"{game.name}: {words}"[:200]
+        # one per mail (`key`); named by its first command, as an answer to one command always was
+        first = answers[0].command.split()[0].lower() if answers else "orders"
+        msg_id = message_id(game.name, MailKind.ANSWER.value, first, player.name, key, domain=self.domain)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject,
+                            text=render("mail/answers.txt.j2", ctx), pictures=[report.picture] if report else (),
+                            date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied",
+                            due=(game.name, game.turn, deadline) if deadline is not None else None)
+        return Outgoing(MailKind.ANSWER, player.email, msg_id, subject, raw)
+
     def press(self, game: GameContext, author: PlayerContext, reader: PlayerContext, text: str, key: object) -> Outgoing:
         """A player's PRESS, relayed to another player of the game (never to anyone else)."""
         ctx = AnswerContext(reader=reader.name, opening=f"a message from {author.name} to every player of {game.name}:",
@@ -360,6 +390,14 @@ class AnswerContext:
     reader: str
     opening: str
     lines: tuple[str, ...]
+    moderator: str
+
+
+@dataclass(frozen=True)
+class AnswersContext:
+    reader: str
+    answers: tuple[Answer, ...]
+    orders: tuple[str, ...]
     moderator: str
 
 

@@ -247,7 +247,8 @@ class Moderator:
         return turns.render_turn(self.intake, game, players, record, notes)
 
     def _notes(self, session: Session, game: GameRow, turn: int) -> list[GmNote]:
-        return turns.gm_notes(self.intake, session, game, turn)
+        """The GM's edits and replacements made while `turn` was open, for its reports."""
+        return commands.gm_notes(self.store, session, game, turn)
 
     def history(self, name: str) -> tuple[GameRow, list[PlayerRow], list[TurnRow]]:
         with self.store.session() as session:

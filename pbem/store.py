@@ -116,11 +116,12 @@ class PlayerRow(SQLModel, table=True):
     # Since migration 0006: why mail to this address bounced ("" while it does not).
     bouncing: str = Field(default="", sa_column_kwargs={"server_default": ""})
     # Since migration 0008: the turn the seat's present holder took it over (1: from the start;
-    # missed turns are charged per tenure), and a VACATION: away from..to, and the days used.
+    # missed turns are charged per tenure), and the VACATION days used.
     since_turn: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
-    away_from: datetime | None = None
-    away_to: datetime | None = None
     vacation_days: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Since migration 0010: every VACATION span, JSON [["2026-12-01", "2026-12-05"], ...] (first and
+    # last day); `pbem.commands` reads and writes it.
+    away: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
 
 
 class MessageRow(SQLModel, table=True):

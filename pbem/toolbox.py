@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -120,7 +121,7 @@ def change_secret(m: Moderator, name: str, player: str, secret: str | None = Non
         row.secret = secret or new_secret()
         session.add(row)
         m.mailer.queue(session, game, game.turn, m.mailer.secret_mail(
-            game, row, why="the GM gave you a new one", message=int(m.now().timestamp())))
+            game, row, why="the GM gave you a new one", message=_once(m.now())))
         session.flush()
         session.expunge(row)
     m.deliver()
@@ -220,7 +221,7 @@ def replace_player(m: Moderator, name: str, seat: str, *, email: str | None = No
         before = f"{row.email or 'a computer player'}"
         row.email, row.bot = address.lower(), bot or ""
         row.secret, row.since_turn, row.timezone = secret or new_secret(), game.turn, "UTC"
-        row.bouncing, row.away_from, row.away_to, row.vacation_days = "", None, None, 0
+        row.bouncing, row.away, row.vacation_days = "", "", 0
         assert row.id is not None
         m.store.retire_sheets(session, row.id, game.turn)  # the earlier player's orders are not the newcomer's
         session.add(row)
@@ -399,7 +400,7 @@ def resend(m: Moderator, name: str, seat: str, turn: int | None = None) -> str:
                                     [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
                                     turn=record.turn, resolved=_aware(record.resolved_at), deadline=record.deadline,
                                     correction=record.correction, notes=m._notes(session, game, record.turn),
-                                    again=f"gm-{int(m.now().timestamp())}", only=row.seat)
+                                    again=_once(m.now()), only=row.seat)
         for mail in mails:
             m.mailer.queue(session, game, game.turn, mail)
     m.deliver()
@@ -428,3 +429,9 @@ def events(m: Moderator, name: str) -> list[EventRow]:
         game = m.store.game(session, name)
         assert game.id is not None
         return m.store.events(session, game.id)
+
+
+def _once(moment: datetime) -> str:
+    """A key for a mail the GM asks for by hand: the moment and a random part, so that the same
+    command twice in one second gives two mails, never a clash of Message-IDs."""
+    return f"gm-{int(moment.timestamp())}-{secrets.token_hex(4)}"

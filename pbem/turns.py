@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from pbem import bots, clock
+from pbem import bots, clock, commands
 from pbem.clock import show_utc as _show
 from pbem.clock import utc as _aware
 from pbem.errors import PbemError
@@ -22,7 +22,7 @@ from pbem.games.chance import Chance, game_chance
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, recover
 from pbem.mailer import GmNote, Outgoing
-from pbem.store import EventKind, GameRow, PlayerRow, SheetRow, TurnRow
+from pbem.store import GameRow, PlayerRow, SheetRow, TurnRow
 
 #: attempts at a resolution whose sheets changed between reading them and writing the turn; the
 #: last attempt takes the write lock before it reads anything, so it cannot be overtaken
@@ -229,7 +229,7 @@ def record(t: Turn, sheets: Sheets, outcome: TurnOutcome[Any, Any], chance: Chan
 
 def render(t: Turn, turn: TurnRow) -> list[Outgoing]:
     """Every report of the turn, with the GM's notes of the turn."""
-    return render_turn(t.m, t.game, t.players, turn, gm_notes(t.m, t.session, t.game, turn.turn))
+    return render_turn(t.m, t.game, t.players, turn, commands.gm_notes(t.m.store, t.session, t.game, turn.turn))
 
 
 def take_turn(t: Turn, sheets: Sheets, resolved: Resolved) -> None:
@@ -278,22 +278,10 @@ def render_turn(m: Deps, game: GameRow, players: Sequence[PlayerRow], turn: Turn
     resolutions = [engine.resolution_from_json(d) for d in json.loads(turn.resolutions)]
     if notes is None:
         with m.store.session() as session:
-            notes = gm_notes(m, session, game, turn.turn)
+            notes = commands.gm_notes(m.store, session, game, turn.turn)
     return m.mailer.reports(game, engine, players, after, resolutions, turn=turn.turn,
                             resolved=_aware(turn.resolved_at), deadline=turn.deadline,
                             correction=turn.correction, notes=notes)
-
-
-def gm_notes(m: Deps, session: Session, game: GameRow, turn: int) -> list[GmNote]:
-    """The GM's edits and replacements made while `turn` was open, for its reports."""
-    assert game.id is not None
-    notes = []
-    for e in m.store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
-        if e.turn != turn:
-            continue
-        full, _, public = e.text.partition("\n")
-        notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
-    return notes
 
 
 def all_in(m: Deps, session: Session, game: GameRow) -> bool:

@@ -158,14 +158,14 @@ def test_suggest_by_mail_answers_with_the_strong_players_sheet(folder: Path) -> 
     raw = (b"From: Ann <ann@example.org>\nTo: gm@pbem.example\nSubject: help\nMessage-ID: <s1@x>\n"
            b"Content-Type: text/plain\n\nGAME race\nSECRET AAA-111\nSUGGEST\n")
     result = m.ingest(raw, "s")
-    assert (result.status, result.step) == ("answered", "suggest")
+    assert (result.status, result.step) == ("answered", "only-orders")
     with m.store.session() as session:
-        answer = [r for r in m.store.mails(session) if r.kind == "suggestion"]
+        answer = [r for r in m.store.mails(session) if r.kind == "answer"]
         game = m.store.game(session, "race")
         assert m.store.current_sheets(session, game.id or 0, 1) == {}  # advice only: nothing stored
     assert len(answer) == 1 and answer[0].recipient == "ann@example.org"
     text = plain(m.store.mail_body(answer[0].id or 0))
-    template = text.split("reply with it:\n\n")[1].split("\n\n-- pbem")[0]
+    template = text.split("reply with it:\n\n\n")[1].split("\n\nYOUR ORDERS")[0]
     assert template.startswith("GAME race\nTURN 1\nSECRET ") and "MOVE 1:" in template
     # the template, sent back as it is, is taken as Ann's orders
     reply = (b"From: Ann <ann@example.org>\nTo: gm@pbem.example\nSubject: orders\nMessage-ID: <s2@x>\n"

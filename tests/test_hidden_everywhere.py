@@ -294,7 +294,8 @@ def suggest(c: Campaign, w: World) -> dict[str, bytes]:
         advisor = c.engine.bot("strong") or c.engine.bot(c.engine.info.bot_levels[0])
         if advisor is not None and p.seat in c.engine.may_send(w.state):
             text = commands.suggested_sheet(c.engine, advisor, w.state, p.seat, LegacyChance("suggest", w.game.turn))
-            out[p.name] = c.m.mailer.suggestion(w.game, p, text, message=1).raw
+            out[p.name] = c.m.mailer.answers(w.game, p, [commands.suggestion(w.game, p, text)], key=1,
+                                             original=None).raw
     return out
 
 

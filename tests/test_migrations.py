@@ -86,7 +86,7 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
                        "generator"):  # 0008's, 0010's: no create_all database ever had them
             conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
         _number_seeds(conn)  # and its seeds were numbers
-        for column in ("team", "bot", "bouncing", "since_turn", "away_from", "away_to", "vacation_days"):  # 0005-0008
+        for column in ("team", "bot", "bouncing", "since_turn", "away", "vacation_days"):  # 0005-0008, 0011
             conn.execute(text(f"ALTER TABLE player DROP COLUMN {column}"))
         for column in ("digest", "stranger"):  # 0006's
             conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
@@ -216,6 +216,23 @@ def test_the_mail_bodies_move_back_on_downgrade(url: str, engine: Engine) -> Non
     assert "mail_body" not in inspect(engine).get_table_names()
 
 
+def test_a_vacation_span_moves_into_the_list_of_spans_and_back(url: str, engine: Engine) -> None:
+    migrations.upgrade(engine, "0010")
+    moment = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+    insert(engine, "game", name="g", game="hare-tortoise", rules="r", seed=7, state="{}", turn=1, over=False,
+           created_at=moment)
+    insert(engine, "player", game_id=1, seat=0, name="Ann", email="a@x", secret="s", timezone="UTC", vacation_days=5,
+           away_from=datetime(2026, 12, 1, tzinfo=timezone.utc), away_to=datetime(2026, 12, 5, 23, 59, 59,
+                                                                                   tzinfo=timezone.utc))
+    migrations.upgrade(engine, "0011")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT away FROM player")).scalar_one() == '[["2026-12-01", "2026-12-05"]]'
+    migrations.downgrade(engine, "0010")
+    with engine.connect() as conn:
+        start, end = conn.execute(text("SELECT away_from, away_to FROM player")).one()
+    assert str(start).startswith("2026-12-01 00:00:00") and str(end).startswith("2026-12-05 23:59:59")
+
+
 def test_many_workers_creating_at_once_migrate_once(url: str, engine: Engine) -> None:
     errors: list[BaseException] = []
     start = threading.Barrier(4)
@@ -277,5 +294,5 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0009 -> 0010 (head)" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
+    assert "0010 -> 0011 (head)" in out and "0009 -> 0010" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
     assert "0002 -> 0003" in out and "<base> -> 0001" in out

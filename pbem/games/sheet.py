@@ -240,7 +240,7 @@ def read_sheet(text: str) -> Sheet:
         secret=headers.get("SECRET"),
         timezone=headers.get("TIMEZONE"),
         commands=tuple(commands),
-        press="\n".join(press).strip()[:MAX_PRESS] if press is not None else None,
+        press=words_only("\n".join(press)).strip()[:MAX_PRESS] if press is not None else None,
         lines=tuple(lines),
         echo=tuple(echo),
     )
@@ -254,6 +254,59 @@ def _header_problem(key: str, value: str) -> str | None:
     if len(value) > 64:
         return f"{key} takes a word of at most 64 characters, not {value[:40]!r}..."
     return None
+
+
+def words_only(text: str) -> str:
+    """Text as it may reach other readers: letters, digits, punctuation, symbols, spaces and line
+    breaks. Terminal escape sequences go whole (not just their ESC, which would leave `[31m`
+    behind); every other control or format character (BEL, bidirectional overrides, zero-width
+    characters, private-use and unassigned code points) goes alone. One pass, linear time."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        i += 1
+        if ch in "\x1b\x9b":
+            i = _escape_end(text, i, csi=ch == "\x9b")
+            continue
+        if ch in "\n\u2028\u2029":
+            out.append("\n")
+        elif ch == "\t":
+            out.append(" ")
+        elif unicodedata.category(ch)[0] != "C":
+            out.append(ch)
+    return "".join(out)
+
+
+def _escape_end(text: str, i: int, *, csi: bool) -> int:
+    """Where the terminal escape sequence whose introducer ends at `i` ends: a CSI (`ESC [`) at its
+    final byte, an OSC, DCS, APC or PM string (`ESC ]`, `P`, `_`, `^`) at BEL or ST, any other at
+    its next character."""
+    n = len(text)
+    if not csi:
+        if i >= n:
+            return i
+        kind = text[i]
+        i += 1
+        if kind in "]P_^":
+            while i < n and text[i] not in "\x07\x9c":
+                if text[i] == "\x1b":
+                    return i + 2 if i + 1 < n and text[i + 1] == "\\" else i + 1
+                i += 1
+            return i + 1
+        if kind != "[":
+            return i
+    while i < n and not "\x40" <= text[i] <= "\x7e":
+        i += 1
+    return i + 1
+
+
+def holds_orders(echo: tuple[Echo, ...]) -> bool:
+    """Whether the game read at least one line of a mail as an order: accepted, or rejected (an
+    order it could not take: misspelt, or not allowed now). A line the game does not take for an
+    order at all — a greeting, a sign-off, a remark — is `Ignored`, and a mail of such lines,
+    headers and commands is no sheet: it never replaces the sheet in force."""
+    return any(isinstance(e, Accepted | Rejected) for e in echo)
 
 
 def merge(*echoes: tuple[Echo, ...]) -> tuple[Echo, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from goofspiel.rules import CARDS, COMPARE, Bid, Bids, Condition
-from pbem.games.sheet import Accepted, Echo, Line, Rejected, Rejection
+from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
 
 FORM = "write BID and a card (1 to 13, HIGHEST, LOWEST or PRIZE), then perhaps IF PRIZE >= 10"
 WORDS = ("HIGHEST", "LOWEST", "PRIZE")
@@ -59,6 +59,10 @@ def parse_lines(lines: Sequence[Line], hand: tuple[int, ...]) -> tuple[Bids, tup
     bids: list[Bid] = []
     echo: list[Echo] = []
     for line in lines:
+        if line.text.split(" ", 1)[0].upper() != "BID":
+            # no order at all (a greeting, a sign-off): a mail of such lines is no sheet
+            echo.append(Ignored(line.number, line.raw))
+            continue
         read = read_line(line, hand)
         if isinstance(read, Rejected):
             echo.append(read)
