@@ -1,0 +1,185 @@
+"""The harness that hunts for broken promises, over every registered game (see tests/promises.py).
+
+Each promise is checked by a run of its own, so that one breach does not hide another. The suite
+runs a short hunt; `PBEM_HARNESS_LONG=1` runs a long one (PBEM_HARNESS_EXAMPLES games of
+PBEM_HARNESS_STEPS steps each, shrinking a failure to its minimal example) and prints what it
+covered. Promises broken on today's code are marked xfail, with the minimal example that breaks
+them; the marks go when the fixes are in (strict=False: a run that happens to pass stays green).
+The planted breaches show that each check fails when its promise is broken on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from pbem import faults
+from pbem.games import AnyGame, games
+from pbem.games.base import Viewer
+from pbem.mailer import Mailer, Outgoing
+from pbem.store import MailKind, SheetRow, Store
+from tests.promises import (
+    INTAKE_POINTS,
+    INVARIANTS,
+    RESOLVE_POINTS,
+    STATS,
+    UNREACHED_POINTS,
+    BrokenPromise,
+    PromiseMachine,
+    machine,
+)
+
+LONG = os.environ.get("PBEM_HARNESS_LONG") == "1"
+HUNT = settings(
+    max_examples=int(os.environ.get("PBEM_HARNESS_EXAMPLES", "60")) if LONG else 1,
+    stateful_step_count=int(os.environ.get("PBEM_HARNESS_STEPS", "40")) if LONG else 10,
+    deadline=None, database=None, report_multiple_bugs=False,
+    # the short run looks, it does not shrink: a known breach is marked, and shrinking takes minutes
+    phases=tuple(Phase) if LONG else (Phase.explicit, Phase.generate),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+
+#: promises broken on today's code, with the minimal example of each breach, by game ("*": every game)
+BROKEN: dict[tuple[str, str], str] = {
+    ("in-force", "*"): "a sheet acknowledged in force is not resolved when it arrives while the GM resolves "
+                       "(new_game; a_sheet_arrives_while_the_gm_resolves), and a mail without orders "
+                       "(STATUS, HISTORY, HELP, TIMEZONE, STANDING, NEW SECRET or 'Thanks!' alone) replaces the "
+                       "sheet in force (new_game; orders; commands_alone(['Thanks!']))",
+}
+
+
+def broken(invariant: str, game: str) -> str | None:
+    return BROKEN.get((invariant, game)) or BROKEN.get((invariant, "*"))
+
+
+def cases() -> Iterator[Any]:
+    for game in games():
+        for invariant in INVARIANTS:
+            why = broken(invariant, game.info.name)
+            marks = [pytest.mark.xfail(strict=False, raises=BrokenPromise, reason=why)] if why else []
+            yield pytest.param(game, invariant, marks=marks, id=f"{game.info.name}-{invariant}")
+
+
+@pytest.fixture(autouse=True)
+def figures() -> Iterator[None]:
+    """What a run covered, printed in the long run (pytest -s shows it)."""
+    STATS.clear()
+    yield
+    if LONG:
+        print("\n" + ", ".join(f"{k}: {v}" for k, v in sorted(STATS.items())))
+
+
+@pytest.mark.parametrize(("game", "invariant"), list(cases()))
+def test_the_promise_holds_whatever_the_mail_the_crashes_and_the_gm_do(game: AnyGame, invariant: str) -> None:
+    run_state_machine_as_test(machine(game, frozenset({invariant})), settings=HUNT)
+
+
+def test_every_crash_point_is_visited_or_said_to_be_out_of_reach() -> None:
+    assert set(INTAKE_POINTS) | set(RESOLVE_POINTS) | set(UNREACHED_POINTS) == set(faults.POINTS)
+    assert not set(UNREACHED_POINTS) & (set(INTAKE_POINTS) | set(RESOLVE_POINTS))
+
+
+# planted breaches: each check fails when its promise is broken on purpose --------------------------
+
+EVERY_GAME = [pytest.param(g, id=g.info.name) for g in games()]
+
+
+def started(game: AnyGame, check: str) -> PromiseMachine:
+    """A machine for `game` checking `check`, its game set up and checked once."""
+    state = machine(game, frozenset({check}))()
+    state.new_game(seed=1)
+    state.promises_hold()
+    return state
+
+
+def stop(state: PromiseMachine) -> None:
+    state.teardown()
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_view_that_shows_every_seat(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started(game, "hidden")
+    try:
+        honest = type(game).view
+        monkeypatch.setattr(type(game), "view", lambda self, s, viewer: honest(self, s, Viewer.gm()))
+        state.gm_resolves_early(point=None, delay=0)
+        with pytest.raises(BrokenPromise, match="report: .* shows .* hidden values"):
+            state.promises_hold()
+    finally:
+        stop(state)
+
+
+def drop_the_secret_from_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = Mailer._compose
+
+    def compose(self: Mailer, **kw: Any) -> bytes:
+        kw["text"] = re.sub(r"(?m)^SECRET .*$", "", kw["text"])
+        return honest(self, **kw)
+
+    monkeypatch.setattr(Mailer, "_compose", compose)
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_itself_fails_on_a_planted_breach(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through hypothesis: welcome mails without the reply secret fail the first check."""
+    drop_the_secret_from_the_text(monkeypatch)
+    once = settings(HUNT, max_examples=1, stateful_step_count=1, phases=(Phase.generate,))
+    with pytest.raises(BrokenPromise, match="welcome mail .* text/plain part has no reply template"):
+        run_state_machine_as_test(machine(game, frozenset({"answerable"})), settings=once)
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_report_without_the_reply_secret(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started(game, "answerable")
+    try:
+        drop_the_secret_from_the_text(monkeypatch)
+        state.gm_resolves_early(point=None, delay=0)
+        with pytest.raises(BrokenPromise, match="report mail .* text/plain part has no reply template"):
+            state.promises_hold()
+    finally:
+        stop(state)
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_sheet_acknowledged_but_not_in_force(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started(game, "in-force")
+    try:
+        honest = Store.replace_sheet
+
+        def replace_sheet(self: Store, session: Any, sheet: SheetRow) -> str:
+            told = honest(self, session, sheet)
+            session.connection().exec_driver_sql("UPDATE sheet SET current = 0 WHERE id = ?", (sheet.id,))
+            return told
+
+        monkeypatch.setattr(Store, "replace_sheet", replace_sheet)
+        state.orders(seat=0, level=0, credential="secret", turn_line=True, extras=())
+        with pytest.raises(BrokenPromise, match="was last told .* is in force; the store holds None"):
+            state.promises_hold()
+    finally:
+        stop(state)
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_mail_that_is_answered_again_and_again(game: AnyGame,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started(game, "bounded")
+    try:
+        honest = Mailer.queue
+
+        def queue(self: Mailer, session: Any, game_row: Any, turn: int | None, *mails: Outgoing) -> None:
+            echoes = [replace(m, msg_id=f"{m.msg_id}.{i}") for m in mails if m.kind == MailKind.ACK for i in range(3)]
+            honest(self, session, game_row, turn, *mails, *echoes)
+
+        monkeypatch.setattr(Mailer, "queue", queue)
+        state.orders(seat=0, level=0, credential="secret", turn_line=True, extras=())
+        with pytest.raises(BrokenPromise, match="caused 4 answers to its sender"):
+            state.promises_hold()
+    finally:
+        stop(state)
