@@ -421,13 +421,20 @@ class PromiseMachine(RuleBasedStateMachine):
         moving = engine.may_send(state)
         if seat not in moving:
             seat = moving[seat % len(moving)] if moving else seat
-        # the default level is the strongest and the slowest (seconds a sheet in Hare & Tortoise);
-        # the others write the same language
-        levels = engine.info.bot_levels[1:] or engine.info.bot_levels
-        bot = engine.bot(levels[level % len(levels)])
-        assert bot is not None
-        text = bot.write(engine.view(state, Viewer(seat)), SeededChance(f"harness/{self.count}/{seat}", snap_game.turn))
-        lines = [line for line in text.splitlines() if line.strip()]
+        # The default level is the strongest and the slowest (seconds a sheet in Hare & Tortoise):
+        # it writes only when the others write nothing (a computer player may leave a turn to the
+        # default moves, and a mail without order lines is no sheet).
+        others = engine.info.bot_levels[1:]
+        start = level % len(others) if others else 0
+        lines: list[str] = []
+        for name in [*others[start:], *others[:start], engine.info.bot_levels[0]]:
+            bot = engine.bot(name)
+            assert bot is not None
+            view = engine.view(state, Viewer(seat))
+            text = bot.write(view, SeededChance(f"harness/{self.count}/{seat}", snap_game.turn))
+            lines = [line for line in text.splitlines() if line.strip()]
+            if lines:
+                break
         return seat, lines, "" if seat in moving else "the seat has no move"
 
     def _orders(self, seat: int, level: int, credential: str, turn_line: bool, extras: tuple[str, ...]) -> Sent:
@@ -435,7 +442,7 @@ class PromiseMachine(RuleBasedStateMachine):
         turn = self.m.game_state(NAME)[0].turn
         head = [f"GAME {NAME}", *([f"TURN {turn}"] if turn_line else []),
                 f"SECRET {self._credential(seat, credential, turn)}"]
-        return self._mail(SEATS[seat][1], "\n".join([*head, *lines, *extras]), seat=seat, orders=True,
+        return self._mail(SEATS[seat][1], "\n".join([*head, *lines, *extras]), seat=seat, orders=bool(lines),
                           commands=extras, refuse=refuse)
 
     def deliver(self, mail: Sent, *, crash: str | None = None, delay: int = 0, what: str = "mail") -> None:
@@ -739,8 +746,8 @@ class PromiseMachine(RuleBasedStateMachine):
 
     def _standing(self, snap: Snapshot, p: PlayerRow, turn: int) -> list[str | None]:
         """What may play for a seat without a sheet in `turn`: its last sheet of orders of an
-        earlier turn when that stands (STANDING with it, or - its meaning for a sheet already in
-        force is not settled - STANDING alone after it), or nothing."""
+        earlier turn when it was acknowledged as standing (or - what STANDING alone does to a sheet
+        in force is not settled - when STANDING alone came after it), or nothing."""
         earlier = [s for s in snap.sheets if s.player_id == p.id and s.turn < turn and (sent := self._sent_of(snap, s))
                    and sent.orders and not sent.refuse]
         if not earlier:
@@ -750,7 +757,7 @@ class PromiseMachine(RuleBasedStateMachine):
         assert sheet is not None
         sent = self._sent_of(snap, sheet)
         assert sent is not None
-        if "STANDING" in sent.commands:
+        if any(a.answers == sent.message_id and a.standing for a in self.acks):
             return [sheet.text]
         later = [m for m in self.sent if m.seat == p.seat and not m.orders and "STANDING" in m.commands
                  and (row := snap.by_key.get(m.message_id)) is not None and (row.id or 0) > sheet.message_id]
