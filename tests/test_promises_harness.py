@@ -3,9 +3,10 @@
 Each promise is checked by a run of its own, so that one breach does not hide another. The suite
 runs a short hunt; `PBEM_HARNESS_LONG=1` runs a long one (PBEM_HARNESS_EXAMPLES games of
 PBEM_HARNESS_STEPS steps each, shrinking a failure to its minimal example) and prints what it
-covered. Promises broken on today's code are marked xfail, with the minimal example that breaks
-them; the marks go when the fixes are in (strict=False: a run that happens to pass stays green).
-The planted breaches show that each check fails when its promise is broken on purpose.
+covered. The promises pbem breaks as it stands are marked xfail, and the minimal example of each
+breach is a test of its own (xfail where it breaks the promise): the marks go when the fixes are in
+(strict=False: a short hunt that happens to miss the breach stays green). The planted breaches show
+that each check fails when its promise is broken on purpose.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ HUNT = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 
-#: promises broken on today's code, with the minimal example of each breach, by game ("*": every game)
+#: the promises pbem breaks as it stands, with the minimal example of each breach, by game ("*": every game)
 BROKEN: dict[tuple[str, str], str] = {
     ("in-force", "*"): "a mail without orders replaces the sheet in force (new_game; commands_alone(seat=0, "
                        "commands=['Thanks!'])): Ann's sheet in force is the 'Thanks!' mail, and in Badger, which "
@@ -90,6 +91,63 @@ def test_the_promise_holds_whatever_the_mail_the_crashes_and_the_gm_do(game: Any
 def test_every_crash_point_is_visited_or_said_to_be_out_of_reach() -> None:
     assert set(INTAKE_POINTS) | set(RESOLVE_POINTS) | set(UNREACHED_POINTS) == set(faults.POINTS)
     assert not set(UNREACHED_POINTS) & (set(INTAKE_POINTS) | set(RESOLVE_POINTS))
+
+
+# the minimal examples of the breaches found -------------------------------------------------------
+
+#: (the breach, the invariant, the steps after new_game(seed=0), the games in which pbem breaks it as it stands)
+EXAMPLES: list[tuple[str, str, list[tuple[str, dict[str, Any]]], frozenset[str]]] = [
+    ("a greeting alone replaces the sheet in force", "in-force",
+     [("commands_alone", {"seat": 0, "commands": ["Thanks!"], "credential": "secret"})],
+     frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
+    ("TIMEZONE alone replaces the sheet in force", "in-force",
+     [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
+      ("commands_alone", {"seat": 0, "commands": ["TIMEZONE Europe/Paris"], "credential": "token"})],
+     frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
+    ("a sheet that arrives while the GM resolves is acknowledged and not resolved", "in-force",
+     [("a_sheet_arrives_while_the_gm_resolves", {"seat": 0, "level": 0})],
+     frozenset({"card-race", "hare-tortoise"})),
+    ("a mail stored before a crash waits while the GM resolves", "taken-in",
+     [("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-store-raw", "delay": 0}),
+      ("gm_resolves_early", {"point": None, "delay": 0})],
+     frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
+    ("an acknowledgement carries no reply template", "answerable",
+     [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()})],
+     frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
+    ("a report's HTML part carries no reply template", "answerable",
+     [("gm_resolves_early", {"point": None, "delay": 0})],
+     frozenset({"badger-bunny"})),
+    ("a stale reply token opens no turn", "in-force",
+     [("gm_resolves_early", {"point": None, "delay": 0}),
+      ("mail_that_must_be_refused", {"seat": 0, "how": "stale-token", "back": 0})],
+     frozenset()),
+    ("a crash after intake sends the acknowledgement once", "bounded",
+     [("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-intake", "delay": 0}),
+      ("the_same_mail_again", {"pick": 0})],
+     frozenset()),
+]
+
+
+def example_cases() -> Iterator[Any]:
+    for breach, invariant, steps, breaks in EXAMPLES:
+        for game in games():
+            marks = [pytest.mark.xfail(strict=False, raises=BrokenPromise, reason=breach)] \
+                if game.info.name in breaks else []
+            yield pytest.param(game, invariant, steps, marks=marks, id=f"{game.info.name}-{breach.replace(' ', '-')}")
+
+
+@pytest.mark.parametrize(("game", "invariant", "steps"), list(example_cases()))
+def test_the_minimal_example_keeps_the_promise(game: AnyGame, invariant: str,
+                                               steps: list[tuple[str, dict[str, Any]]]) -> None:
+    state = machine(game, frozenset({invariant}))()
+    try:
+        state.new_game(seed=0)
+        state.promises_hold()
+        for rule, arguments in steps:
+            getattr(state, rule)(**arguments)
+            state.promises_hold()
+    finally:
+        state.teardown()
 
 
 # planted breaches: each check fails when its promise is broken on purpose --------------------------
