@@ -231,6 +231,7 @@ class PromiseMachine(RuleBasedStateMachine):
         self.highest_turn = 1
         self.step = StepRecord("set-up")
         self.secrets_before: dict[int, str] = {}
+        self.pending_before: set[str] = set()  # harness mails stored before a crash, not yet taken in
         self.leaks: list[str] = []
         self.harness_errors: list[str] = []
         self.armed: str | None = None
@@ -475,7 +476,10 @@ class PromiseMachine(RuleBasedStateMachine):
 
     def _begin(self) -> None:
         self.clock_moment += STEP
-        self.secrets_before = {p.seat: p.secret for p in self._snapshot().players}
+        snap = self._snapshot()
+        self.secrets_before = {p.seat: p.secret for p in snap.players}
+        self.pending_before = {m.message_id for m in snap.messages.values()
+                               if m.status == MessageStatus.NEW and m.message_id in self.by_id}
         STATS["steps"] += 1
 
     @precondition(lambda self: self.allowed("orders"))
@@ -818,25 +822,43 @@ class PromiseMachine(RuleBasedStateMachine):
         caused = [r for r in new_mail if r.kind != MailKind.REMINDER]  # reminders come with the clock
         reports = Counter((r.recipient, r.turn, r.kind) for r in caused if r.kind in (MailKind.REPORT, MailKind.GM_REPORT))
         problems += [f"{n} reports of turn {turn} to {to}" for (to, turn, _), n in reports.items() if n > 1]
+        resolved = len({(t.turn, t.correction) for t in new_turns})
+        if sum(reports.values()) > resolved * (self.seats + 1):
+            problems.append(f"{sum(reports.values())} reports for {resolved} resolved turns")
         mail = self.step.mail
         if mail is None or self.step.what == "race":
             return problems
-        resolved = len({(t.turn, t.correction) for t in new_turns})
-        if self.step.duplicate_of_taken and caused:
-            problems.append(f"the same bytes again ({mail.message_id}) caused {len(caused)} mails: "
-                            f"{[r.kind for r in caused]}")
-        elif mail.refuse == "stranger" and caused:
-            problems.append(f"a stranger's mail caused {len(caused)} mails: {[(r.kind, r.recipient) for r in caused]}")
-        to_sender = [r for r in caused if r.recipient == mail.sender and r.kind != MailKind.REPORT]
-        if len(to_sender) > MAX_ANSWERS:
-            problems.append(f"{mail.message_id} caused {len(to_sender)} answers to its sender: {[r.kind for r in to_sender]}")
-        others = [r for r in caused if r.recipient != mail.sender and r.kind not in (
-            MailKind.REPORT, MailKind.GM_REPORT, MailKind.GM_ALERT)]
-        if others:
-            problems.append(f"{mail.message_id} caused mail to others: {[(r.kind, r.recipient) for r in others]}")
-        if sum(reports.values()) > resolved * (self.seats + 1):
-            problems.append(f"{sum(reports.values())} reports for {resolved} resolved turns")
+        # A restart takes in the mails stored before an earlier crash too: their answers are theirs.
+        groups: dict[str, list[MailRow]] = {}
+        for r in caused:
+            if r.kind in (MailKind.REPORT, MailKind.GM_REPORT, MailKind.GM_ALERT):
+                continue
+            answers = _in_reply_to(bodies.get(r.id or 0, b""))
+            cause = self.by_id.get(answers) if answers in self.pending_before else None
+            if cause is None and (r.recipient != mail.sender or r.kind == MailKind.SECRET):
+                # an answer without In-Reply-To (the new secret): to the sender of a mail taken in late
+                cause = next((self.by_id[k] for k in self.pending_before if self.by_id[k].sender == r.recipient
+                              and (r.kind != MailKind.SECRET or "NEW SECRET" in self.by_id[k].commands)), None)
+            groups.setdefault((cause or mail).message_id, []).append(r)
+        mine = groups.get(mail.message_id, [])
+        if self.step.duplicate_of_taken and mine:
+            problems.append(f"the same bytes again ({mail.message_id}) caused {len(mine)} mails: {[r.kind for r in mine]}")
+        elif mail.refuse == "stranger" and mine:
+            problems.append(f"a stranger's mail caused {len(mine)} mails: {[(r.kind, r.recipient) for r in mine]}")
+        for key, answers in groups.items():
+            sender = self.by_id[key].sender
+            to_sender = [r for r in answers if r.recipient == sender]
+            if len(to_sender) > MAX_ANSWERS:
+                problems.append(f"{key} caused {len(to_sender)} answers to its sender: {[r.kind for r in to_sender]}")
+            others = [(r.kind, r.recipient) for r in answers if r.recipient != sender]
+            if others:
+                problems.append(f"{key} caused mail to others: {others}")
         return problems
+
+
+def _in_reply_to(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    return str(msg["In-Reply-To"] or "")
 
 
 _EMPTY: list[Path] = []
