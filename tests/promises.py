@@ -56,10 +56,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import select
 
 import pbem.commands
-import pbem.intake
-import pbem.moderator
 import pbem.render.png
-import pbem.runner
 from pbem import faults
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
@@ -91,7 +88,7 @@ UNREACHED_POINTS = {"after-claim": "passed only by `pbem run` sending over SMTP;
 MAX_ANSWERS = 3
 #: the kinds of mail about a turn in which the reader has a move: each must carry the reply template
 ABOUT_A_TURN = frozenset({MailKind.WELCOME, MailKind.ACK, MailKind.REPORT, MailKind.REMINDER})
-#: what an acknowledgement says of a sheet that is now in force (templates/mail/ack.txt.j2)
+#: what an acknowledgement says of a sheet that is now in force (the acknowledgement template's words)
 IN_FORCE = ("is now in force", "replaces the one you sent before")
 STANDING_SAID = "this sheet stays in force for later turns"
 
@@ -265,26 +262,26 @@ class PromiseMachine(RuleBasedStateMachine):
                 self.armed = None
                 raise Crash(name)
 
-        for module in (pbem.intake, pbem.moderator, pbem.runner):
-            honest = module.checkpoint
-            module.checkpoint = checkpoint  # type: ignore[attr-defined]
-            self._unpatch.append(lambda module=module, honest=honest: setattr(module, "checkpoint", honest))  # type: ignore[misc]
+        self._replace_everywhere("checkpoint", faults.checkpoint, checkpoint)
+
+    def _replace_everywhere(self, name: str, honest: Callable[..., Any], stand_in: Callable[..., Any]) -> None:
+        """`name` in every module that imported `honest` under it becomes `stand_in` until teardown."""
+        spaces = [vars(module) for module in list(sys.modules.values()) if getattr(module, name, None) is honest]
+        for space in spaces:
+            space[name] = stand_in
+
+        def undo() -> None:
+            for space in spaces:
+                space[name] = honest
+
+        self._unpatch.append(undo)
 
     def _remember_pictures(self) -> None:
         """Rasterising is a pure function of the SVG: the same SVG drawn again (every re-rendering
         of the hidden-information check draws the public picture again) is taken from a cache."""
         assert self.game.presenter is not None  # its modules imported, so that their names can be found
         honest = pbem.render.png.svg_to_png
-        cached = functools.lru_cache(maxsize=64)(honest)
-        names = [vars(module) for module in list(sys.modules.values()) if getattr(module, "svg_to_png", None) is honest]
-        for names_of_module in names:
-            names_of_module["svg_to_png"] = cached
-
-        def undo() -> None:
-            for names_of_module in names:
-                names_of_module["svg_to_png"] = honest
-
-        self._unpatch.append(undo)
+        self._replace_everywhere("svg_to_png", honest, functools.lru_cache(maxsize=64)(honest))
 
     @contextmanager
     def crash_at(self, point: str | None) -> Iterator[None]:
@@ -833,8 +830,8 @@ class PromiseMachine(RuleBasedStateMachine):
         for r in caused:
             if r.kind in (MailKind.REPORT, MailKind.GM_REPORT, MailKind.GM_ALERT):
                 continue
-            answers = _in_reply_to(bodies.get(r.id or 0, b""))
-            cause = self.by_id.get(answers) if answers in self.pending_before else None
+            replied = _in_reply_to(bodies.get(r.id or 0, b""))
+            cause = self.by_id.get(replied) if replied in self.pending_before else None
             if cause is None and (r.recipient != mail.sender or r.kind == MailKind.SECRET):
                 # an answer without In-Reply-To (the new secret): to the sender of a mail taken in late
                 cause = next((self.by_id[k] for k in self.pending_before if self.by_id[k].sender == r.recipient
