@@ -20,16 +20,18 @@ taken-in    no turn is resolved while a stored mail is still waiting to be taken
 hidden      no mail to a player depends on another seat's hidden values: every welcome,
             acknowledgement, report, reminder and STATUS answer is rendered again with each other
             seat's hidden values changed (`Game.vary_hidden`) and must be the same bytes
-answerable  every mail about a turn in which its reader has a move (welcome, acknowledgement,
-            report, reminder) carries the reply template in its text part and in its HTML part:
-            the GAME and TURN lines and a SECRET line that opens that turn; any other mail that
-            carries a template carries it in every part
+answerable  every mail about a turn in which its reader has a move (welcome, acknowledgement -
+            which asks for a corrected sheet -, report, reminder) carries the reply template in its
+            text part and in its HTML part, read as pbem reads a reply: the GAME and TURN lines and
+            a SECRET line that opens that turn; any other mail with a template has it in every part
 bounded     one incoming mail causes at most MAX_ANSWERS mails to its sender and nothing else but
-            the reports of a turn it completed (at most one per reader and turn); the same bytes
-            again and a stranger's mail cause none; no report goes out twice
+            the reports of a turn it completed; the same bytes again and a stranger's mail cause
+            none; no report goes out twice (a restart's answers to the mails stored before an
+            earlier crash are counted as theirs)
 
-Each invariant is a test of its own (tests/test_promises_harness.py), so that one broken promise
-does not hide another.
+Whatever the checks, every mail queued in a step must have been delivered by its end. Each
+invariant is a test of its own (tests/test_promises_harness.py), so that one broken promise does
+not hide another.
 """
 
 from __future__ import annotations
