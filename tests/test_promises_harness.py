@@ -58,7 +58,9 @@ BROKEN: dict[tuple[str, str], str] = {
                        "seat=0))",
     ("taken-in", "*"): "a mail stored raw before a crash stays pending when it is offered again, and the GM's "
                        "resolution goes ahead without it (new_game; orders_and_a_crash(seat=0, "
-                       "point='after-store-raw', delay=0); gm_resolves_early(point=None))",
+                       "point='after-store-raw', delay=0); gm_resolves_early(point=None)), as does a resolution "
+                       "on receipt (new_game; orders(seat=0); orders_and_a_crash(seat=0, point='after-store-raw', "
+                       "delay=0); orders(seat=1); orders(seat=2))",
     ("answerable", "*"): "an acknowledgement carries no reply template (new_game; orders(seat=0)); in Badger the "
                          "HTML part of a report has none either (new_game; gm_resolves_early(point=None))",
 }
@@ -114,6 +116,12 @@ EXAMPLES: list[tuple[str, str, list[tuple[str, dict[str, Any]]], frozenset[str]]
      [("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-store-raw", "delay": 0}),
       ("gm_resolves_early", {"point": None, "delay": 0})],
      frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
+    ("a turn resolved on receipt while a mail stored before a crash waits", "taken-in",
+     [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
+      ("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-store-raw", "delay": 0}),
+      ("orders", {"seat": 1, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
+      ("orders", {"seat": 2, "level": 0, "credential": "secret", "turn_line": True, "extras": ()})],
+     frozenset({"badger-bunny", "card-race"})),
     ("an acknowledgement carries no reply template", "answerable",
      [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()})],
      frozenset({"badger-bunny", "card-race", "hare-tortoise"})),
