@@ -64,7 +64,7 @@ from pbem.config import load_config, write_config
 from pbem.errors import PbemError
 from pbem.games import AnyGame
 from pbem.games.base import Viewer
-from pbem.games.chance import SeededChance
+from pbem.games.chance import KeyedChance
 from pbem.games.sheet import read_sheet
 from pbem.mail.text import html_to_text
 from pbem.mailer import Mailer, Outgoing
@@ -431,7 +431,7 @@ class PromiseMachine(RuleBasedStateMachine):
             bot = engine.bot(name)
             assert bot is not None
             view = engine.view(state, Viewer(seat))
-            text = bot.write(view, SeededChance(f"harness/{self.count}/{seat}", snap_game.turn))
+            text = bot.write(view, KeyedChance(f"harness/{self.count}/{seat}", snap_game.turn, "computer"))
             lines = [line for line in text.splitlines() if line.strip()]
             if lines:
                 break
