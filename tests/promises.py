@@ -66,11 +66,12 @@ from pbem.games import AnyGame
 from pbem.games.base import Viewer
 from pbem.games.chance import KeyedChance
 from pbem.games.sheet import read_sheet
+from pbem.mail.kinds import MailKind
 from pbem.mail.text import html_to_text
 from pbem.mailer import Mailer, Outgoing
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.runner import Runner
-from pbem.store import MailKind, MailRow, MessageRow, MessageStatus, PlayerRow, SheetRow, TurnRow
+from pbem.store import MailRow, MessageRow, MessageStatus, PlayerRow, SheetRow, TurnRow
 from pbem.tokens import reply_token, secret_matches
 from tests.mailcheck import differing_parts
 
@@ -317,7 +318,7 @@ class PromiseMachine(RuleBasedStateMachine):
     def _vary(self) -> int:
         return self.count + 1
 
-    def _watch_mailer(self, mailer: Mailer) -> None:
+    def _watch_mailer(self, mailer: Mailer[Any]) -> None:
         """Each mail rendered from a state is rendered again with every other seat's hidden values
         changed; a reader whose bytes differ is told something hidden from her (kept in `leaks`)."""
         for name in ("welcome", "acknowledgement", "reminder"):

@@ -27,8 +27,9 @@ import pbem.mailer
 from pbem import faults
 from pbem.games import AnyGame, games
 from pbem.games.base import Moves, Viewer
+from pbem.mail.kinds import MailKind
 from pbem.mailer import Mailer, Outgoing
-from pbem.store import MailKind, SheetRow, Store
+from pbem.store import SheetRow, Store
 from tests.promises import (
     INTAKE_POINTS,
     INVARIANTS,
@@ -226,7 +227,7 @@ def test_the_hunt_catches_mail_that_shows_every_reader_what_the_gm_sees(game: An
 def drop_the_secret_from_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
     honest = Mailer._compose
 
-    def compose(self: Mailer, **kw: Any) -> bytes:
+    def compose(self: Mailer[Any], **kw: Any) -> bytes:
         kw["text"] = re.sub(r"(?m)^SECRET .*$", "", kw["text"])
         return honest(self, **kw)
 
@@ -280,7 +281,7 @@ def test_the_hunt_catches_a_mail_that_is_answered_again_and_again(game: AnyGame,
     try:
         honest = Mailer.queue
 
-        def queue(self: Mailer, session: Any, game_row: Any, turn: int | None, *mails: Outgoing) -> None:
+        def queue(self: Mailer[Any], session: Any, game_row: Any, turn: int | None, *mails: Outgoing) -> None:
             echoes = [replace(m, msg_id=f"{m.msg_id}.{i}") for m in mails if m.kind == MailKind.ACK for i in range(3)]
             honest(self, session, game_row, turn, *mails, *echoes)
 
