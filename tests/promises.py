@@ -79,8 +79,9 @@ INVARIANTS = ("in-force", "taken-in", "hidden", "answerable", "bounded")
 
 #: the crash points an intake step passes (the last two when the mail completes a turn that
 #: resolves on receipt), and those the GM's resolution passes
-INTAKE_POINTS = ("after-store-raw", "after-intake", "before-resolve-commit", "after-resolve-commit")
-RESOLVE_POINTS = ("before-resolve-commit", "after-resolve-commit")
+INTAKE_POINTS = ("after-store-raw", "before-store-sheet", "after-intake", "after-gather", "after-first-write",
+                 "before-resolve-commit", "after-resolve-commit")
+RESOLVE_POINTS = ("after-gather", "after-first-write", "before-resolve-commit", "after-resolve-commit")
 #: crash points the harness cannot reach in-process, and why
 UNREACHED_POINTS = {"after-claim": "passed only by `pbem run` sending over SMTP; the harness delivers to the outbox folder"}
 

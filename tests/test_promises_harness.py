@@ -26,7 +26,7 @@ from hypothesis.stateful import run_state_machine_as_test
 import pbem.mailer
 from pbem import faults
 from pbem.games import AnyGame, games
-from pbem.games.base import Moves, Viewer
+from pbem.games.base import Viewer
 from pbem.mail.kinds import MailKind
 from pbem.mailer import Mailer, Outgoing
 from pbem.store import SheetRow, Store
@@ -56,18 +56,6 @@ HUNT = settings(
 
 #: the promises pbem breaks as it stands, with the minimal example of each breach, by game ("*": every game)
 BROKEN: dict[tuple[str, str], str] = {
-    ("in-force", "*"): "a mail without orders replaces the sheet in force (new_game; commands_alone(seat=0, "
-                       "commands=['Thanks!'])): Ann's sheet in force is the 'Thanks!' mail, and in Badger, which "
-                       "resolves on receipt, turn 1 is resolved with it; a sheet that arrives while the GM resolves "
-                       "is acknowledged in force and not resolved (new_game; a_sheet_arrives_while_the_gm_resolves("
-                       "seat=0))",
-    ("taken-in", "*"): "a mail stored raw before a crash stays pending when it is offered again, and the GM's "
-                       "resolution goes ahead without it (new_game; orders_and_a_crash(seat=0, "
-                       "point='after-store-raw', delay=0); gm_resolves_early(point=None)), as does a resolution "
-                       "on receipt (new_game; orders(seat=0); orders_and_a_crash(seat=0, point='after-store-raw', "
-                       "delay=0); orders(seat=1); orders(seat=2))",
-    ("answerable", "*"): "an acknowledgement carries no reply template (new_game; orders(seat=0)); in Badger the "
-                         "HTML part of a report has none either (new_game; gm_resolves_early(point=None))",
 }
 
 
@@ -115,15 +103,6 @@ def none(game: AnyGame) -> bool:
     return False
 
 
-def simultaneous(game: AnyGame) -> bool:
-    """Games in which one sheet does not complete a turn (in the others, it resolves the turn first)."""
-    return game.info.moves is Moves.SIMULTANEOUS
-
-
-def on_receipt(game: AnyGame) -> bool:
-    return game.info.resolve_on_receipt
-
-
 def badger(game: AnyGame) -> bool:
     """Badger's report template (its HTML part has no reply template)."""
     return game.info.name == "badger-bunny"
@@ -133,30 +112,30 @@ def badger(game: AnyGame) -> bool:
 EXAMPLES: list[tuple[str, str, list[tuple[str, dict[str, Any]]], Callable[[AnyGame], bool]]] = [
     ("a greeting alone replaces the sheet in force", "in-force",
      [("commands_alone", {"seat": 0, "commands": ["Thanks!"], "credential": "secret"})],
-     every),
+     none),
     ("TIMEZONE alone replaces the sheet in force", "in-force",
      [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
       ("commands_alone", {"seat": 0, "commands": ["TIMEZONE Europe/Paris"], "credential": "token"})],
      none),
     ("a sheet that arrives while the GM resolves is acknowledged and not resolved", "in-force",
      [("a_sheet_arrives_while_the_gm_resolves", {"seat": 0, "level": 0})],
-     simultaneous),
+     none),
     ("a mail stored before a crash waits while the GM resolves", "taken-in",
      [("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-store-raw", "delay": 0}),
       ("gm_resolves_early", {"point": None, "delay": 0})],
-     every),
+     none),
     ("a turn resolved on receipt while a mail stored before a crash waits", "taken-in",
      [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
       ("orders_and_a_crash", {"seat": 0, "level": 0, "point": "after-store-raw", "delay": 0}),
       ("orders", {"seat": 1, "level": 0, "credential": "secret", "turn_line": True, "extras": ()}),
       ("orders", {"seat": 2, "level": 0, "credential": "secret", "turn_line": True, "extras": ()})],
-     on_receipt),
+     none),
     ("an acknowledgement carries no reply template", "answerable",
      [("orders", {"seat": 0, "level": 0, "credential": "secret", "turn_line": True, "extras": ()})],
-     every),
+     none),
     ("a report's HTML part carries no reply template", "answerable",
      [("gm_resolves_early", {"point": None, "delay": 0})],
-     badger),
+     none),
     ("a stale reply token opens no turn", "in-force",
      [("gm_resolves_early", {"point": None, "delay": 0}),
       ("mail_that_must_be_refused", {"seat": 0, "how": "stale-token", "back": 0})],
