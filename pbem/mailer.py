@@ -167,11 +167,13 @@ class Mailer(Generic[Tx]):
                        in_reply_to=in_reply_to, auto_submitted=auto_submitted, calendar=calendar)
 
     def _envelope(self, game: GameContext, engine: AnyGame, turn: int, reader: Reader, player: PlayerContext | None,
-                  view: Any, deadline: datetime | None, *, master: bool = False, **extra: Any) -> Envelope:
+                  view: Any, deadline: datetime | None, *, master: bool = False,
+                  orders: Sequence[str] | None = None, **extra: Any) -> Envelope:
         """The envelope; the template carries the reply token of its turn (the master secret only
-        in the welcome mail)."""
+        in the welcome mail), and `orders` where given (the sheet just acknowledged), else the
+        presenter's lines for the reader's next sheet."""
         tz = player.timezone if player else "UTC"
-        lines = engine.presenter.order_lines(view, reader) if player is not None else []
+        lines = list(orders) if orders else engine.presenter.order_lines(view, reader) if player is not None else []
         template = ""
         if player is not None:
             due = view_turn(engine, view, turn)
@@ -213,6 +215,9 @@ class Mailer(Generic[Tx]):
                            for e in echo if isinstance(e, Rejected)),
             ignored=tuple(EchoLine(e.line, e.text, e.text) for e in echo if isinstance(e, Ignored)),
             warnings=tuple(warnings), standing=standing,
+            # the template to correct is the sheet in force, not a fresh one: an edit of it changes
+            # only what the player means to change
+            orders=[e.canonical for e in parsed.echo if isinstance(e, Accepted)] if replaced != "superseded" else None,
         )
         subject = f"Orders received: {game.name} turn {game.turn}"
         msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
