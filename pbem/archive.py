@@ -37,6 +37,7 @@ from pbem.games.chance import Draw
 from pbem.games.sheet import read_sheet
 from pbem.reports import when
 from pbem.resources import data_dir
+from pbem.turn_record import TurnRecord, picture
 
 if TYPE_CHECKING:
     from pbem.moderator import Moderator
@@ -544,14 +545,15 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     d = folder(game.name)
     feed_href = f"{d}/feed.atom"
 
-    def board(turn: int, state: Any, resolutions: Sequence[Any], title: str) -> Board:
+    def board(turn: int, state: Any, whole: Sequence[Any], seen: Sequence[Any], title: str) -> Board:
+        """The board after `whole` (a turn's resolutions), of which the viewer sees `seen`."""
         path = f"{d}/board-{turn}.svg"
         key = _digest(code, game.kind, viewer.is_gm, engine.dump_state(state),
-                      [engine.resolution_to_json(r) for r in resolutions], title)
+                      [engine.resolution_to_json(r) for r in seen], title)
 
         def draw() -> tuple[str, str]:
-            picture = presenter.picture(engine.view(state, viewer), resolutions, title=title, subtitle=f"{info.title}, {ruleset}")
-            return picture.svg, picture.alt
+            drawn = picture(engine, state, whole, title=title, subtitle=f"{info.title}, {ruleset}", viewer=viewer)
+            return drawn.svg, drawn.alt
 
         svg, alt = pictures.get(path, key, draw)
         site.put(path, svg.encode("utf-8"))
@@ -565,10 +567,10 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     exported = _Spool()  # the export's turns, written as they come
     last = game.turns[-1].turn if game.turns else 0
     for t in game.turns:
-        before = engine.load_state(t.before)
-        after = engine.load_state(t.after)
-        whole = [engine.resolution_from_json(r) for r in t.resolutions]
-        resolutions = engine.redact_all(whole, viewer)
+        record = TurnRecord.from_json(engine, turn=t.turn, resolved_at=t.resolved_at, resolutions=t.resolutions,
+                                      before=t.before, after=t.after, sheets=t.sheets)
+        before, after, whole = record.before, record.after, record.resolutions
+        resolutions = record.seen_by(viewer)
         lines = [presenter.resolution_lines(r, private=viewer.is_gm) for r in resolutions]
         events = tuple(Event(ls[0], tuple(x.strip() for x in ls[1:])) for ls in lines if ls)
         orders: list[Orders] = []
@@ -585,7 +587,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
         after_view = engine.view(after, viewer)
         result = engine.result(after)
         resolved = when(t.resolved_at)
-        pic = board(t.turn, after, resolutions, f"{game.name} — turn {t.turn}")
+        pic = board(t.turn, after, whole, resolutions, f"{game.name} — turn {t.turn}")
         page = f"turn-{t.turn}.html"
         site.put(f"{d}/{page}", _render("turn.html.j2", TurnPage(
             layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
@@ -622,7 +624,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     if game.turns:
         latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"])
     else:
-        latest = board(0, now, [], f"{game.name} — before turn 1")
+        latest = board(0, now, [], [], f"{game.name} — before turn 1")
     site.put(f"{d}/index.html", _render("game.html.j2", GamePage(
         layout=layout(f"{game.name} ({info.title}) — {state}", (Crumb(game.name, ""),)),
         name=game.name, title=info.title, ruleset=ruleset, options=", ".join(game.options),

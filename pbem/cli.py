@@ -451,25 +451,21 @@ def board(name: str, turn: int | None, output: Path, config_path: Path | None) -
 
     Example: pbem board race-7 -o race-7.png
     """
-    from pbem.games.base import Viewer
+    from pbem.turn_record import TurnRecord, picture
 
     m = _moderator(config_path)
     game, _, state = m.game_state(name, turn)
     engine = m.engine(game)
-    public = Viewer.public()
-    resolutions: list[Any] = []
+    resolutions: tuple[Any, ...] = ()
     now = engine.turn(state)
     if now > 1:
-        _, _, record = m.turn_record(name, now - 1)
-        resolutions = list(engine.redact_all([engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
-                                             public))
+        resolutions = TurnRecord.from_row(engine, m.turn_record(name, now - 1)[2]).resolutions
     if output.suffix.lower() not in (".svg", ".png"):
         raise click.ClickException(f"{output}: write the board to a .svg or a .png file")
     if not output.parent.is_dir():
         raise click.ClickException(f"{output}: the folder {output.parent} does not exist; create it first")
-    picture = engine.presenter.picture(engine.view(state, public), resolutions,
-                                       title=f"{game.name} — turn {now} to play", subtitle="")
-    output.write_bytes(picture.svg.encode() if output.suffix.lower() == ".svg" else picture.png)
+    drawn = picture(engine, state, resolutions, title=f"{game.name} — turn {now} to play", subtitle="")
+    output.write_bytes(drawn.svg.encode() if output.suffix.lower() == ".svg" else drawn.png)
     click.echo(f"Wrote {output}")
 
 
@@ -482,6 +478,7 @@ def history(name: str, config_path: Path | None) -> None:
     Example: pbem history race-7
     """
     from pbem.games.base import Viewer
+    from pbem.turn_record import TurnRecord
 
     m = _moderator(config_path)
     game, players, turns = m.history(name)
@@ -498,7 +495,7 @@ def history(name: str, config_path: Path | None) -> None:
                 click.echo(f"  GM ({e.created_at:%Y-%m-%d %H:%M}): {e.text.splitlines()[0]}")
         click.echo(f"Turn {t.turn}" + (f" (correction {t.correction})" if t.correction else "")
                    + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC, chance: {_chance(t.dice)}")
-        for resolution in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], public):
+        for resolution in TurnRecord.from_row(engine, t).seen_by(public):
             click.echo("  " + engine.presenter.resolution_lines(resolution, private=False)[0])
     for e in events:
         if e.turn >= game.turn and e.kind != "press":

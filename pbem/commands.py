@@ -25,6 +25,7 @@ from pbem.mailer import Answer, GmNote, reader_of, sheet_template, view_turn
 from pbem.reports import when
 from pbem.store import EventKind, GameRow, PlayerRow, Store, TurnRow
 from pbem.tokens import reply_token
+from pbem.turn_record import TurnRecord
 
 #: what HELP lists, in the order players need them
 COMMAND_HELP = (
@@ -95,7 +96,7 @@ def history_lines(engine: AnyGame, players: Sequence[PlayerRow], turns: Sequence
     for t in turns:
         lines.append(f"Turn {t.turn}" + (f" (corrected {t.correction}x)" if t.correction else "")
                      + f", resolved {t.resolved_at:%Y-%m-%d %H:%M} UTC:")
-        for seen in engine.redact_all([engine.resolution_from_json(d) for d in json.loads(t.resolutions)], viewer):
+        for seen in TurnRecord.from_row(engine, t).seen_by(viewer):
             mine = seat is not None and getattr(seen, "seat", None) == seat
             lines.append("  " + engine.presenter.resolution_lines(seen, private=mine)[0])
     return lines

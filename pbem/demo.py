@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -11,11 +10,11 @@ from pathlib import Path
 from pbem.config import load_config, write_config
 from pbem.errors import PbemError
 from pbem.games import default_game
-from pbem.games.base import Viewer
 from pbem.games.chance import Generator
 from pbem.mail.text import parse_message
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.resources import data_dir
+from pbem.turn_record import TurnRecord, picture
 
 
 class _Clock:
@@ -75,9 +74,8 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
         game, _, state = m.game_state(spec["name"])
         if game.turn > opened:  # a game that resolves on receipt: the folder's mails resolved it
             done = game.turn - 1
-            record = m.turn_record(spec["name"], done)[2]
             engine = m.engine(game)
-            resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
+            resolutions = list(TurnRecord.from_row(engine, m.turn_record(spec["name"], done)[2]).resolutions)
             echo(f"Turn {done} resolved on receipt")
         else:
             clock.moment = latest + timedelta(hours=2)
@@ -85,10 +83,8 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             echo(f"Turn {summary.turn} resolved: {summary.mails} reports written")
             game, _, state = m.game_state(spec["name"])
             engine, done, resolutions = summary.engine, summary.turn, list(summary.resolutions)
-        public = Viewer.public()
-        picture = engine.presenter.picture(engine.view(state, public), engine.redact_all(resolutions, public),
-                                           title=f"{spec['name']} — after turn {done}", subtitle="")
-        (directory / f"board-turn-{done}.png").write_bytes(picture.png)
+        drawn = picture(engine, state, resolutions, title=f"{spec['name']} — after turn {done}", subtitle="")
+        (directory / f"board-turn-{done}.png").write_bytes(drawn.png)
         if engine.is_over(state):
             break
     echo("")

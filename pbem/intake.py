@@ -17,7 +17,7 @@ import json
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from email.message import Message
 from typing import Any
 
@@ -48,6 +48,7 @@ from pbem.store import (
     Store,
 )
 from pbem.tokens import Proof, identify, new_secret
+from pbem.turn_record import TurnRecord
 
 #: wrong secrets for one player within a day before the GM is told
 WRONG_SECRETS_ALERT = 3
@@ -504,15 +505,12 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
         _answer(m, session, it, command, "there is no report to send again:",
                 [f"turn {turn} of {it.game.name} has no record."])
         return
-    engine = m.engine(it.game)
-    after = engine.load_state(json.loads(record.after))
-    resolutions = [engine.resolution_from_json(d) for d in json.loads(record.resolutions)]
-    resolved = record.resolved_at if record.resolved_at.tzinfo else record.resolved_at.replace(tzinfo=timezone.utc)
+    told = TurnRecord.from_row(m.engine(it.game), record)
     notes = commands.gm_notes(m.store, session, it.game, record.turn)
-    common: dict[str, Any] = dict(turn=record.turn, resolved=resolved, deadline=record.deadline,
-                                  correction=record.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
+    common: dict[str, Any] = dict(turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
+                                  correction=told.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
     parts: list[ReportParts] = []
-    m.mailer.reports(it.game, engine, it.players, after, resolutions, parts=parts, **common)
+    m.mailer.reports(it.game, told.game, it.players, told.after, told.resolutions, parts=parts, **common)
     if not parts:
         return  # no report for this seat (a computer player's)
     it.report = parts[0]

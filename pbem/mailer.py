@@ -25,6 +25,7 @@ from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.kinds import MailKind
 from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
 from pbem.tokens import reply_token
+from pbem.turn_record import picture as public_picture
 
 #: the first part of the Message-IDs of mails that belong to no game. A game's mails begin with its
 #: name, and a game name is letters, digits, '-', '_' and '.': these can never be one
@@ -245,9 +246,8 @@ class Mailer(Generic[Tx]):
         (a key) makes them mails of their own, sent again on request; `only` keeps one seat's;
         `parts` takes each report's text and picture instead of its mail."""
         title = f"{game.name} — after turn {turn}"
-        public = engine.view(after, Viewer.public())
-        drawn = engine.presenter.picture(public, engine.redact_all(resolutions, Viewer.public()),
-                                         title=title, subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
+        drawn = public_picture(engine, after, resolutions, title=title,
+                               subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
         computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
         out = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pbem.mail.kinds import MailKind
 from pbem.mail.sender import validate_address
 from pbem.store import EventKind, EventRow, GameRow, MessageRow, PlayerRow, UndoneTurnRow
 from pbem.tokens import check_secret, new_secret
+from pbem.turn_record import TurnRecord
 
 if TYPE_CHECKING:  # the moderator calls the toolbox with itself
     from pbem.moderator import Moderator
@@ -395,11 +395,10 @@ def resend(m: Moderator, name: str, seat: str, turn: int | None = None) -> str:
         record = m.store.turn(session, game.id, wanted)
         if record is None:
             raise PbemError(f"turn {wanted} of {name} has not been resolved")
-        engine = m.engine(game)
-        mails = m.mailer.reports(game, engine, players, m.state(game, record.after),
-                                    [engine.resolution_from_json(d) for d in json.loads(record.resolutions)],
-                                    turn=record.turn, resolved=_aware(record.resolved_at), deadline=record.deadline,
-                                    correction=record.correction, notes=m._notes(session, game, record.turn),
+        told = TurnRecord.from_row(m.engine(game), record)
+        mails = m.mailer.reports(game, told.game, players, told.after, told.resolutions,
+                                    turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
+                                    correction=told.correction, notes=m._notes(session, game, told.turn),
                                     again=_once(m.now()), only=row.seat)
         for mail in mails:
             m.mailer.queue(session, game, game.turn, mail)

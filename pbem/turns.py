@@ -23,6 +23,7 @@ from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, recover
 from pbem.mailer import GmNote, Outgoing
 from pbem.store import GameRow, PlayerRow, SheetRow, TurnRow
+from pbem.turn_record import TurnRecord
 
 #: attempts at a resolution whose sheets changed between reading them and writing the turn; the
 #: last attempt takes the write lock before it reads anything, so it cannot be overtaken
@@ -273,15 +274,13 @@ def queue(t: Turn, turn: TurnRow, mails: Sequence[Outgoing]) -> None:
 def render_turn(m: Deps, game: GameRow, players: Sequence[PlayerRow], turn: TurnRow,
                 notes: Sequence[GmNote] | None = None) -> list[Outgoing]:
     """Every mail of a stored turn: the same bytes each time."""
-    engine = m.engine(game)
-    after = engine.load_state(json.loads(turn.after))
-    resolutions = [engine.resolution_from_json(d) for d in json.loads(turn.resolutions)]
+    told = TurnRecord.from_row(m.engine(game), turn)
     if notes is None:
         with m.store.session() as session:
             notes = commands.gm_notes(m.store, session, game, turn.turn)
-    return m.mailer.reports(game, engine, players, after, resolutions, turn=turn.turn,
-                            resolved=_aware(turn.resolved_at), deadline=turn.deadline,
-                            correction=turn.correction, notes=notes)
+    return m.mailer.reports(game, told.game, players, told.after, told.resolutions, turn=told.turn,
+                            resolved=told.resolved_at, deadline=told.deadline,
+                            correction=told.correction, notes=notes)
 
 
 def all_in(m: Deps, session: Session, game: GameRow) -> bool:
