@@ -8,6 +8,7 @@ of its own package, found through the registry.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -264,11 +265,13 @@ def _report(text: CaseText, run: CaseRun, problems: list[str]) -> list[str]:
 
 
 def case_files(paths: Iterable[Path]) -> list[Path]:
-    """The `.case` files named, or found under the folders named, in a stable order."""
+    """The `.case` files named, or found under the folders named, in a stable order. A linked
+    folder is followed (`tests/cases/<game>` links to each game's own cases)."""
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            files.extend(sorted(p.rglob("*.case")))
+            files.extend(sorted(Path(root) / name for root, _, names in os.walk(p, followlinks=True)
+                                for name in names if name.endswith(".case")))
         elif p.exists():
             files.append(p)
         else:

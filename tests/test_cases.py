@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import pbem.cases
-from pbem.cases import Case, game_case_files, read_cases, run_case
+from pbem.cases import Case, case_files, game_case_files, read_cases, run_case
 from pbem.cli import main
 from pbem.errors import CaseFormatError
 from pbem.games import find_game, games
@@ -413,3 +413,12 @@ def test_cases_read_the_same_whatever_the_order_of_their_lines(tmp_path: Path) -
             assert result.passed, result.report
             moved += 1
     assert moved == len(ALL)
+
+
+def test_tests_cases_holds_every_in_tree_games_cases() -> None:
+    """`pbem check-cases tests/cases` runs the cases of every game of this tree, through its links."""
+    root = Path(__file__).resolve().parent / "cases"
+    linked = {p.resolve() for p in case_files([root])}
+    own = {p.resolve() for g in ("hare_tortoise", "card_race", "badger_bunny")
+           for p in case_files([root.parent.parent / "pbem" / "games" / g / "cases"])}
+    assert own and linked == own
