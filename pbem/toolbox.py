@@ -90,9 +90,7 @@ def enter_sheet(m: Moderator, name: str, seat: str, text: str) -> IntakeResult:
         game = m.store.game(session, name)
         assert game.id is not None
         players = m.store.players(session, game.id)
-        row = next((p for p in players if p.name.lower() == seat.lower()), None)
-        if row is None:
-            raise PbemError(f"{name} has no seat {seat!r}; its seats: {', '.join(p.name for p in players)}")
+        row = _seat(players, game, seat)
         stamp = m.now().strftime("%Y%m%d%H%M%S%f")
         message = MessageRow(message_id=f"<gm.{game.name}.{game.turn}.{row.seat}.{stamp}@pbem.invalid>",
                              raw=f"GAME {game.name}\nTURN {game.turn}\n{text}".encode(), source=GM_SOURCE,
@@ -113,9 +111,7 @@ def change_secret(m: Moderator, name: str, player: str, secret: str | None = Non
         game = m.store.game(session, name)
         assert game.id is not None
         players = m.store.players(session, game.id)
-        row = next((p for p in players if p.name.lower() == player.lower()), None)
-        if row is None:
-            raise PbemError(f"{name} has no player {player!r}; its players: {', '.join(p.name for p in players)}")
+        row = _seat(players, game, player)
         if not row.email:
             raise PbemError(f"{row.name} is a computer player: it has no secret to change")
         row.secret = secret or new_secret()
