@@ -111,7 +111,9 @@ def change_secret(m: Moderator, name: str, player: str, secret: str | None = Non
         game = m.store.game(session, name)
         assert game.id is not None
         players = m.store.players(session, game.id)
-        row = _seat(players, game, player)
+        row = next((p for p in players if p.name.lower() == player.lower()), None)
+        if row is None:
+            raise PbemError(f"{name} has no player {player!r}; its players: {', '.join(p.name for p in players)}")
         if not row.email:
             raise PbemError(f"{row.name} is a computer player: it has no secret to change")
         row.secret = secret or new_secret()
