@@ -27,6 +27,15 @@ def summary(raw: bytes) -> str:
     return "\n".join(lines) + "\n\n" + str(body.get_content())  # type: ignore[attr-defined]
 
 
+def stored_reports(m: Moderator, game_id: int, turn: int) -> dict[str, bytes]:
+    """The reports of a turn as the store queued them, by Message-ID (the players' and the GM's)."""
+    with m.store.session() as session:
+        rows = [r for r in m.store.mails(session) if r.game_id == game_id and r.turn == turn
+                and r.kind in ("report", "gm-report")]
+    bodies = m.store.mail_bodies([r.id or 0 for r in rows])
+    return {r.message_id: bodies[r.id or 0] for r in rows}
+
+
 def check_golden(outbox: Path, golden: Path) -> None:
     """Every mail of the outbox matches its golden copy; PBEM_UPDATE_GOLDEN=1 rewrites the copies
     (review the diff before committing it)."""

@@ -221,7 +221,7 @@ def plant(root: Path, files: dict[str, str]) -> Path:
 ])
 def test_a_planted_import_is_reported(tmp_path: Path, name: str, text: str, expected: str) -> None:
     root = plant(tmp_path, {"pbem/games/coins/state.py": '"""Coins."""\n', "pbem/games/base.py": '"""Kit."""\n',
-                            "pbem/store.py": '"""Rows."""\n', "pbem/cli.py": '"""CLI."""\n', name: text})
+                            "pbem/store/__init__.py": '"""Rows."""\n', "pbem/cli.py": '"""CLI."""\n', name: text})
     found = violations(root, load())
     assert any(expected in f for f in found), found
 

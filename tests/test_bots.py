@@ -115,7 +115,7 @@ def test_an_all_computer_game_runs_to_the_end_by_mail(folder: Path, ruleset: str
     assert all(any(text for text in json.loads(t.sheets).values()) for t in turns)
     gm_reports = [r for r in mails if r.kind == "gm-report"]
     assert len(gm_reports) == len(turns) and {r.status for r in gm_reports} == {"sent"}
-    last = plain(m.store.mail_body(gm_reports[-1].id or 0))
+    last = plain(m.store.mail_bodies([gm_reports[-1].id or 0])[gm_reports[-1].id or 0])
     assert "Computer players: Sam (strong), Max (baseline), Ida (default)." in last
     assert "wins" in last
 
@@ -164,7 +164,7 @@ def test_suggest_by_mail_answers_with_the_strong_players_sheet(folder: Path) -> 
         game = m.store.game(session, "race")
         assert m.store.current_sheets(session, game.id or 0, 1) == {}  # advice only: nothing stored
     assert len(answer) == 1 and answer[0].recipient == "ann@example.org"
-    text = plain(m.store.mail_body(answer[0].id or 0))
+    text = plain(m.store.mail_bodies([answer[0].id or 0])[answer[0].id or 0])
     template = text.split("reply with it:\n\n\n")[1].split("\n\nYOUR ORDERS")[0]
     assert template.startswith("GAME race\nTURN 1\nSECRET ") and "MOVE 1:" in template
     # the template, sent back as it is, is taken as Ann's orders

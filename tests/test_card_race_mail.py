@@ -15,7 +15,7 @@ import pytest
 from pbem.demo import run_demo
 from pbem.games.base import Viewer
 from pbem.moderator import Moderator
-from tests.mailcheck import check_golden, report_differences
+from tests.mailcheck import check_golden, report_differences, stored_reports
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "sample_turns" / "card-race"
@@ -49,10 +49,7 @@ def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Mode
     for turn in range(1, 5):
         game, players, record = m.turn_record(NAME, turn)
         fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
-        with m.store.session() as session:
-            rows = m.store.mails_for_turn(session, game.id or 0, turn, ("report", "gm-report"))
-        bodies = m.store.mail_bodies([x.id or 0 for x in rows])
-        stored = {x.message_id: bodies[x.id or 0] for x in rows}
+        stored = stored_reports(m, game.id or 0, turn)
         assert fresh == stored
 
 

@@ -25,6 +25,7 @@ from pbem.games.base import SeatSpec, Setup
 from pbem.games.chance import Chance, Generator, KeyedChance, LegacyChance, Seeding, game_chance
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.store import GameRow, Store
+from tests.mailcheck import stored_reports
 
 MOMENT = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
 PLAYERS = [PlayerSpec("Ann", "ann@example.org", "AAA-111"), PlayerSpec("Bob", "bob@example.net", "BBB-222")]
@@ -179,10 +180,7 @@ def _replayed(m: Moderator, name: str, turn: int, chance: LegacyChance) -> list[
 def _stored_and_fresh(m: Moderator, name: str, turn: int) -> tuple[dict[str, bytes], dict[str, bytes]]:
     game, players, record = m.turn_record(name, turn)
     fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
-    with m.store.session() as session:
-        rows = m.store.mails_for_turn(session, game.id or 0, turn, ("report", "gm-report"))
-    bodies = m.store.mail_bodies([x.id or 0 for x in rows])
-    return {x.message_id: bodies[x.id or 0] for x in rows}, fresh
+    return stored_reports(m, game.id or 0, turn), fresh
 
 
 def test_a_game_stored_before_0010_replays_with_its_own_dice(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from pbem.demo import run_demo
 from pbem.moderator import Moderator
-from tests.mailcheck import check_golden
+from tests.mailcheck import check_golden, stored_reports
 
 GOLDEN = Path(__file__).parent / "golden" / "sample_campaign"
 
@@ -67,10 +67,7 @@ def test_re_rendering_every_turn_gives_the_same_bytes(campaign: tuple[Path, Mode
     for turn in range(1, 7):
         game, players, record = m.turn_record("sample-race", turn)
         fresh = {mail.msg_id: mail.raw for mail in m.render_turn(game, players, record)}
-        with m.store.session() as session:
-            rows = m.store.mails_for_turn(session, game.id or 0, turn, ("report", "gm-report"))
-        bodies = m.store.mail_bodies([x.id or 0 for x in rows])
-        stored = {x.message_id: bodies[x.id or 0] for x in rows}
+        stored = stored_reports(m, game.id or 0, turn)
         if turn < 5:
             fresh = {k: v for k, v in fresh.items() if b"elena@example.org" not in v}
             stored = {k: v for k, v in stored.items() if b"dmitri@corp.example" not in v}

@@ -184,7 +184,7 @@ def test_a_create_all_database_is_stamped_not_recreated(url: str, engine: Engine
         assert (game.turn, game.state, game.created_at) == (3, '{"x": 1}', moment)
         [mail] = store.mails(session)
         assert (mail.status, mail.claimed_by, mail.claimed_at, mail.next_attempt_at) == ("queued", "", None, None)
-    assert store.mail_body(mail.id or 0) == b"bytes"
+    assert store.mail_bodies([mail.id or 0]) == {mail.id: b"bytes"}
     [claimed] = store.claim_mails("w", moment, 5, 60)
     assert claimed.message_id == "<m@x>"
 

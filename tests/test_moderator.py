@@ -244,7 +244,8 @@ def test_re_rendering_a_turn_gives_the_same_bytes(gm: Path) -> None:
     fresh = m.render_turn(game, players, record)
     with m.store.session() as session:
         rows = [mail for mail in m.store.mails(session) if mail.kind in ("report", "gm-report")]
-    stored = {mail.message_id: m.store.mail_body(mail.id or 0) for mail in rows}
+    bodies = m.store.mail_bodies([mail.id or 0 for mail in rows])
+    stored = {mail.message_id: bodies[mail.id or 0] for mail in rows}
     assert {mail.msg_id: mail.raw for mail in fresh} == stored
     report = next(p for p in outbox(gm) if p.name.endswith("report-ann@example.org.eml"))
     msg = email.message_from_bytes(report.read_bytes(), policy=email.policy.default)
@@ -314,7 +315,8 @@ def test_outbox_rows_match_files(gm: Path) -> None:
     m = Moderator(load_config(gm / "pbem.toml"))
     with m.store.session() as session:
         rows: list[MailRow] = m.store.mails(session)
-    assert all(r.status == "sent" and Path(r.path).read_bytes() == m.store.mail_body(r.id or 0) for r in rows)
+    bodies = m.store.mail_bodies([r.id or 0 for r in rows])
+    assert all(r.status == "sent" and Path(r.path).read_bytes() == bodies[r.id or 0] for r in rows)
 
 
 def test_a_player_sets_their_time_zone_by_mail(gm: Path) -> None:
@@ -395,8 +397,9 @@ def test_a_computer_player_takes_a_seat_with_no_address(tmp_path: Path, monkeypa
     assert [(r.status, r.step, r.subject) for r in sheets] == [("accepted", "store-sheet", "Sam (computer)")]
     reports = {r.recipient: r for r in mails if r.kind in ("report", "gm-report")}
     assert set(reports) == {"ann@example.org", "gm@pbem.example"}
+    bodies = m.store.mail_bodies([r.id or 0 for r in reports.values()])
     for r in reports.values():
-        body = email.message_from_bytes(m.store.mail_body(r.id or 0), policy=email.policy.default).get_body(("plain",))
+        body = email.message_from_bytes(bodies[r.id or 0], policy=email.policy.default).get_body(("plain",))
         assert body is not None and "Computer players: Sam (strong)." in str(body.get_content())  # type: ignore[attr-defined]
 
 

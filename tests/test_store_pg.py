@@ -74,7 +74,7 @@ def test_a_claim_is_taken_over_after_its_lease(store: Store) -> None:
     [again] = store.claim_mails("w2", NOW + timedelta(seconds=60), 10, lease_seconds=60)
     assert (again.id, again.claimed_by, again.attempts) == (mail_id, "w2", 2)
     assert not store.mark_sent(mail_id, "dead", NOW)  # the dead worker woke up: too late
-    assert store.mark_sent(mail_id, "w2", NOW + timedelta(seconds=61), path="/out/1.eml")
+    assert store.mark_written([(mail_id, "/out/1.eml")], "w2", NOW + timedelta(seconds=61)) == 1
     row = mail(store, mail_id)
     sent_at = NOW + timedelta(seconds=61)
     assert (row.status, row.sent_at, row.path, row.claimed_by) == ("sent", sent_at, "/out/1.eml", "w2")
@@ -298,8 +298,9 @@ def campaign(url: str, root: Path) -> dict[str, Any]:
         m.deliver()
         game, players_rows, turns = m.history("race")
         with m.store.session() as session:
-            mails = [(r.id, r.kind, r.recipient, r.status, r.attempts, m.store.mail_body(r.id or 0))
-                     for r in m.store.mails(session)]
+            rows = m.store.mails(session)
+            bodies = m.store.mail_bodies([r.id or 0 for r in rows])
+            mails = [(r.id, r.kind, r.recipient, r.status, r.attempts, bodies[r.id or 0]) for r in rows]
             messages = [(r.id, r.status, r.step, r.reason) for r in m.store.messages(session)]
         return {
             "results": [(r.status, r.reason, r.step, r.game, r.player) for r in results],

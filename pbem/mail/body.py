@@ -8,6 +8,7 @@ from email.message import Message
 from typing import Final
 
 from pbem.mail import mime
+from pbem.mail.headers import raw_header
 from pbem.mail.htmltext import html_to_text
 
 # Labels that name a smaller charset than the one mail programs really write.
@@ -92,7 +93,7 @@ def _part_text(part: Message) -> tuple[str, str]:
 
 
 def _is_attachment(part: Message) -> bool:
-    disposition = mime.header(part, "content-disposition").lower()
+    disposition = (raw_header(part, "content-disposition") or "").lower()
     return disposition.startswith("attachment")
 
 

@@ -8,6 +8,7 @@ from email.message import Message
 from typing import Final
 
 from pbem.mail import mime
+from pbem.mail.headers import decoded, raw_headers
 
 # Reasons returned by classify() and extract_orders_text().
 AUTO_REPLY: Final = "auto-reply"
@@ -84,7 +85,7 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     auto-replies (Auto-Submitted other than 'no', RFC 3834, and common vacation habits)
     and list or bulk mail (List-* fields, Precedence bulk, list or junk).
     """
-    headers = mime.raw_fields(msg)
+    headers = raw_headers(msg)
     names = {name for name, _ in headers}
     if not names & _MAIL_HEADERS:
         return NOT_MAIL
@@ -123,7 +124,7 @@ def classify(msg: Message, *, own_addresses: Collection[str] = ()) -> str | None
     if report_types:
         return REPORT
     sender = " ".join((value("from"), value("sender"), value("return-path")))
-    subject = mime.decoded_header(value("subject"))
+    subject = decoded(value("subject"))
     if _DAEMON_RE.search(sender) or _BOUNCE_SUBJECT_RE.search(subject):
         return BOUNCE
     paths = [val for name, val in headers if name == "return-path"]

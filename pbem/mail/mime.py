@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import binascii
 import email
-import email.header
 import email.policy
 import re
 from email.message import EmailMessage, Message
 
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block
+from pbem.mail.headers import raw_header
 
 
 def parse_message(raw: bytes, *, max_bytes: int = MAX_BYTES) -> EmailMessage:
@@ -35,39 +35,9 @@ def parse_message(raw: bytes, *, max_bytes: int = MAX_BYTES) -> EmailMessage:
     return fallback
 
 
-def raw_fields(msg: Message) -> list[tuple[str, str]]:
-    """All header fields as (lower-case name, unfolded raw value), without parsing them.
-
-    Parsing a malformed header with ``policy.default`` can raise; reading the raw value
-    cannot.
-    """
-    out: list[tuple[str, str]] = []
-    try:
-        for name, value in msg.raw_items():
-            out.append((str(name).strip().lower(), " ".join(str(value).split())))
-    except Exception:  # never raise on odd input
-        pass
-    return out
-
-
-def header(msg: Message, name: str) -> str:
-    for key, value in raw_fields(msg):
-        if key == name:
-            return value
-    return ""
-
-
-def decoded_header(value: str) -> str:
-    """An RFC 2047 header value as text, best effort."""
-    try:
-        return str(email.header.make_header(email.header.decode_header(value)))
-    except Exception:  # undecodable encoded words: keep the raw text
-        return value
-
-
 def content_type(part: Message) -> str:
     """'maintype/subtype' in lower case; text/plain when missing or broken (RFC 2045)."""
-    value = header(part, "content-type")
+    value = raw_header(part, "content-type") or ""
     if not value:
         return "text/plain"
     ctype = value.split(";", 1)[0].strip().strip("\"'").lower()
@@ -81,7 +51,7 @@ _PARAM_RE = re.compile(r';\s*([\w.*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)')
 
 def content_type_param(part: Message, param: str) -> str:
     """A Content-Type parameter (lower-cased name lookup, quotes removed)."""
-    for match in _PARAM_RE.finditer(header(part, "content-type")):
+    for match in _PARAM_RE.finditer(raw_header(part, "content-type") or ""):
         name = match.group(1).lower().split("*", 1)[0]
         if name == param:
             value = match.group(2)
@@ -125,7 +95,7 @@ def payload_bytes(part: Message) -> bytes:
     if not isinstance(payload, str):
         return b""
     data = payload.encode("utf-8", "surrogateescape")
-    cte = header(part, "content-transfer-encoding").lower().split(";", 1)[0].strip(" \"'")
+    cte = (raw_header(part, "content-transfer-encoding") or "").lower().split(";", 1)[0].strip(" \"'")
     if "base64" in cte:
         return _b64decode(data)
     if "quoted-printable" in cte or cte in {"qp", "quoted printable"}:
