@@ -261,12 +261,13 @@ def label(
     )
 
 
-def text_width(text: str, font_size: float) -> float:
-    """The advance of `text` in DejaVu Sans, estimated for characters outside the table."""
+def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
+    """The advance of `text` in DejaVu Sans (Bold), estimated for characters outside the table."""
+    table, units = (_glyphs.BOLD, _glyphs.UNITS_PER_EM_BOLD) if bold else (_glyphs.REGULAR, _glyphs.UNITS_PER_EM_REGULAR)
     width = 0.0
     for ch in text:
-        if ch in _glyphs.REGULAR:
-            width += _glyph(False, ch)[0] / _glyphs.UNITS_PER_EM_REGULAR
+        if ch in table:
+            width += _glyph(bold, ch)[0] / units
         else:
             width += 0.62 if ord(ch) < 0x2E80 else 1.0  # CJK and the like are full width
     return width * font_size
