@@ -157,60 +157,66 @@ class _Router:
 
     def route(self, sources: Sequence[Port], targets: Sequence[Port]) -> tuple[list[Node], Port, Port]:
         """The cheapest way from one of `sources` to one of `targets` through the gutters, never
-        beyond the gutters above and below the rows the two ends stand in."""
-        rows = [node[1] for port in (*sources, *targets) for node in port.edge]
-        span = (min(rows), max(rows))
+        beyond the gutters around the rows and columns the two ends stand in (a column to spare
+        each side)."""
+        ends = [node for port in (*sources, *targets) for node in port.edge]
+        box = (max(min(c for c, _ in ends) - 1, 0), min(r for _, r in ends),
+               min(max(c for c, _ in ends) + 1, COLS), max(r for _, r in ends))
         best: tuple[float, list[Node], Port, Port] | None = None
         for source in sources:
             # not back along the very gutter it left by (a stay at HOME has no other way)
-            ends = [t for t in targets if t.edge != source.edge] or list(targets)
-            found = self._search(source, ends, span)
+            found = self._search(source, [t for t in targets if t.edge != source.edge] or list(targets), box,
+                                 math.inf if best is None else best[0])
             if found is not None and (best is None or found[0] < best[0]):
                 best = (found[0], found[1], source, found[2])
         assert best is not None  # every crossing reaches every other
         return best[1], best[2], best[3]
 
-    def _cost_into(self, node: Node) -> float:
-        return _OVER_NUMBER if node in self.numbered else 0.0
-
-    def _search(self, source: Port, targets: Sequence[Port], span: tuple[int, int]) -> tuple[float, list[Node], Port] | None:
-        """Dijkstra over (crossing, heading), from the two ends of the source's gutter."""
+    def _search(self, source: Port, targets: Sequence[Port], box: tuple[int, int, int, int],
+                bound: float) -> tuple[float, list[Node], Port] | None:
+        """Dijkstra over (crossing, heading) within `box` (columns and rows of crossings), from the
+        two ends of the source's gutter, given up once it cannot beat `bound`."""
+        shared, numbered = self.shared, self.numbered
+        finish: dict[Node, list[tuple[int, float, Port]]] = {}  # a crossing: (heading in, cost on, target)
+        for target in targets:
+            for node in target.edge:
+                last = _heading(crossing(node), target.point)
+                rest = math.dist(crossing(node), target.point) + _SHARED * shared.get(target.edge, 0)
+                finish.setdefault(node, []).append((last, rest, target))
         dist: dict[tuple[Node, int], float] = {}
         back: dict[tuple[Node, int], tuple[Node, int] | None] = {}
         queue: list[tuple[float, Node, int]] = []
         for node in source.edge:
             heading = _heading(source.point, crossing(node))
-            cost = math.dist(source.point, crossing(node)) + _SHARED * self.shared[source.edge] + self._cost_into(node)
+            cost = (math.dist(source.point, crossing(node)) + _SHARED * shared.get(source.edge, 0)
+                    + (_OVER_NUMBER if node in numbered else 0.0))
             if cost < dist.get((node, heading), math.inf):
                 dist[node, heading] = cost
                 back[node, heading] = None
                 heapq.heappush(queue, (cost, node, heading))
+        best: tuple[float, tuple[Node, int], Port] | None = None
+        c0, r0, c1, r1 = box
         while queue:
             cost, node, heading = heapq.heappop(queue)
+            if cost >= bound or (best is not None and cost >= best[0]):
+                break  # every way on costs at least this much
             if cost > dist[node, heading]:
                 continue
+            for last, rest, target in finish.get(node, ()):
+                total = cost + rest + (_TURN if heading != last else 0.0)
+                if best is None or total < best[0]:
+                    best = (total, (node, heading), target)
             for step, (dx, dy) in enumerate(_STEPS):
                 nxt = (node[0] + dx, node[1] + dy)
-                if not (0 <= nxt[0] <= COLS and span[0] <= nxt[1] <= span[1]):
+                if not (c0 <= nxt[0] <= c1 and r0 <= nxt[1] <= r1):
                     continue
-                new = (cost + CELL + _SHARED * self.shared[_edge(node, nxt)] + self._cost_into(nxt)
-                       + (_TURN if step != heading else 0.0))
+                new = (cost + CELL + _SHARED * shared.get(_edge(node, nxt), 0)
+                       + (_OVER_NUMBER if nxt in numbered else 0.0) + (_TURN if step != heading else 0.0))
                 if new < dist.get((nxt, step), math.inf):
                     dist[nxt, step] = new
                     back[nxt, step] = (node, heading)
                     heapq.heappush(queue, (new, nxt, step))
-        best: tuple[float, tuple[Node, int], Port] | None = None
-        for target in targets:
-            for node in target.edge:
-                last = _heading(crossing(node), target.point)
-                for heading in range(4):
-                    if (node, heading) not in dist:
-                        continue
-                    cost = (dist[node, heading] + math.dist(crossing(node), target.point)
-                            + (_TURN if heading != last else 0.0) + _SHARED * self.shared[target.edge])
-                    if best is None or cost < best[0]:
-                        best = (cost, (node, heading), target)
-        if best is None:
+        if best is None or best[0] >= bound:
             return None
         path: list[Node] = []
         state: tuple[Node, int] | None = best[1]

@@ -453,7 +453,14 @@ def _turn(squares: Sequence[SquareInfo], runners: Sequence[RunnerMark], moves: S
     _check_marks(runners, moves)
     if size < 100:
         raise BoardRenderError(f"a board {size} pixels wide is too small to read; use >= 100")
-    return turn_marks(runners, moves, title, subtitle, [info.numbers for info in squares])
+    return _marks(tuple(runners), tuple(moves), title, subtitle, tuple(info.numbers for info in squares))
+
+
+@functools.lru_cache(maxsize=8)
+def _marks(runners: tuple[RunnerMark, ...], moves: tuple[MoveMark, ...], title: str, subtitle: str,
+           numbers: tuple[tuple[int, ...], ...]) -> TurnMarks:
+    """A turn's marks, made once for its SVG and its mail PNG (routing its arrows takes a few ms)."""
+    return turn_marks(runners, moves, title, subtitle, numbers)
 
 # --- PNG ------------------------------------------------------------------------------------
 
