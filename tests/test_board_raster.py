@@ -32,6 +32,11 @@ POSITIONS = {
          P.RunnerMark(1, "Bob1", 0, None, "B1"), P.RunnerMark(1, "Bob2", 64, 1, "B2")],
         [P.MoveMark(0, 5, 12, 1), P.MoveMark(1, 40, 64, 2), P.MoveMark(0, 33, 30, 3)],
     ),
+    "a stay, a hare's send-back and a move off START": (
+        "variable-pig",
+        [P.RunnerMark(0, "Alice", 17), P.RunnerMark(1, "Bruno", 16), P.RunnerMark(2, "Chandra", 2)],
+        [P.MoveMark(0, 17, 17, 1), P.MoveMark(1, 16, 16, 2, via=25), P.MoveMark(2, 0, 2, 3)],
+    ),
 }
 
 
