@@ -31,7 +31,7 @@ from pbem.games.hare_tortoise.layout import (
     token_box,
     token_spots,
 )
-from pbem.render.svg import INK, SEAT_COLORS, fit_text, initials, ink_on, ordinal, text_width
+from pbem.render.svg import INK, SEAT_COLORS, fit_text, initials, legible_ink, ordinal, text_width
 
 __all__ = ["Circle", "Line", "Mark", "Polygon", "Shape", "Text", "TurnMarks", "label_boxes", "reach", "turn_marks"]
 
@@ -146,7 +146,7 @@ def token(runner: RunnerMark, cx: float, cy: float, r: float, font: float) -> tu
         Circle(cx + 1.5, cy + 2.5, r, "#000000", 0.22),
         Circle(cx, cy, r + ring, "#ffffff"),
         Circle(cx, cy, r - ring, color),
-        Text(text, cx, cy + font * 0.36, font, ink_on(color), bold=True, anchor="middle", role="initials"),
+        Text(text, cx, cy + font * 0.36, font, legible_ink(color), bold=True, anchor="middle", role="initials"),
     )
 
 
@@ -238,6 +238,6 @@ def turn_marks(runners: Sequence[RunnerMark], moves: Sequence[MoveMark], title: 
         numbers.append(Mark("slot", (
             Circle(bx, by, BADGE_R, "#ffffff"),
             Circle(bx, by, BADGE_R - 2, color),
-            Text(str(move.slot), bx, by + 4.5, 13, ink_on(color), bold=True, anchor="middle", role="slot"),
+            Text(str(move.slot), bx, by + 4.5, 13, legible_ink(color), bold=True, anchor="middle", role="slot"),
         ), (("seat", str(move.seat)), ("slot", str(move.slot)))))
     return TurnMarks(_heading(title, subtitle), _players(by_seat), _runners(by_seat), tuple(moves_drawn), tuple(numbers))
