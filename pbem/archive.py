@@ -42,7 +42,7 @@ from pbem.turn_record import TurnRecord, picture
 if TYPE_CHECKING:
     from pbem.moderator import Moderator
 
-#: the version of the JSON export (README: "The archive")
+#: the version of the JSON export (docs/gm.md: "The archive")
 SCHEMA = "pbem-archive/1"
 MANIFEST = ".pbem-archive.json"
 _TEMPLATES = "archive"

@@ -688,7 +688,7 @@ def rollback(name: str, config_path: Path | None) -> None:
 @config_option
 def edit(name: str, seat: str, changes: tuple[str, ...], reason: str, config_path: Path | None) -> None:
     """Set values of a seat: the KEYs its game takes (a key it does not take is refused with the
-    list of those it does; the README gives each game's). Every edit is recorded and told in the
+    list of those it does; the GM's guide gives each game's). Every edit is recorded and told in the
     next report.
 
     Example: pbem edit race-7 Ann KEY=VALUE --reason "turn 3 was resolved with a wrong sheet"

@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from pbem.games.hare_tortoise import layout, raster
 from pbem.games.hare_tortoise import picture as P
-from pbem.games.hare_tortoise import raster
 from pbem.games.hare_tortoise.rules import find_ruleset
 
 pytestmark = pytest.mark.skipif(not raster.available(["Ann"]), reason="DejaVu Sans is not installed")
@@ -31,6 +31,11 @@ POSITIONS = {
         [P.RunnerMark(0, "Ann1", 12, None, "A1"), P.RunnerMark(0, "Ann2", 30, None, "A2"),
          P.RunnerMark(1, "Bob1", 0, None, "B1"), P.RunnerMark(1, "Bob2", 64, 1, "B2")],
         [P.MoveMark(0, 5, 12, 1), P.MoveMark(1, 40, 64, 2), P.MoveMark(0, 33, 30, 3)],
+    ),
+    "a stay, a hare's send-back and a move off START": (
+        "variable-pig",
+        [P.RunnerMark(0, "Alice", 17), P.RunnerMark(1, "Bruno", 16), P.RunnerMark(2, "Chandra", 2)],
+        [P.MoveMark(0, 17, 17, 1), P.MoveMark(1, 16, 16, 2, via=25), P.MoveMark(2, 0, 2, 3)],
     ),
 }
 
@@ -68,13 +73,11 @@ def _through_resvg(monkeypatch: pytest.MonkeyPatch, ruleset: str, runners: Seque
 
 
 def _token_boxes(runners: Sequence[P.RunnerMark]) -> Iterator[tuple[str, tuple[int, int, int, int]]]:
-    scale = SIZE / P._VW
-    by_seat = sorted(runners, key=lambda r: r.seat)
-    finishers = sorted((r for r in by_seat if r.square == P.HOME), key=P._finish_order)
-    for runner, x, y, finished in P._token_spots(by_seat, finishers):
-        r = (P._FINISHER_R if finished else P._TOKEN_R) * scale
-        cx, cy = x * scale, y * scale
-        yield runner.name, (int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1)
+    scale = SIZE / layout.VW
+    for spot in layout.token_spots(runners):
+        r = spot.r * scale
+        cx, cy = spot.x * scale, spot.y * scale
+        yield spot.runner.name, (int(cx - r), int(cy - r), int(cx + r) + 1, int(cy + r) + 1)
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
@@ -94,7 +97,9 @@ def test_a_token_missing_from_the_raster_is_seen(monkeypatch: pytest.MonkeyPatch
     """The comparison above catches a token the raster leaves out."""
     ruleset, runners, moves = POSITIONS["six runners, moves, a finisher"]
     whole = _pixels(_through_resvg(monkeypatch, ruleset, runners, moves))
-    monkeypatch.setattr(raster, "_token", lambda *args: None)
+    paint = raster._paint
+    monkeypatch.setattr(raster, "_paint",
+                        lambda canvas, mark: None if mark.kind in ("runner", "finisher") else paint(canvas, mark))
     fast = _pixels(_draw(ruleset, runners, moves))
     worst = max(_mean(ImageChops.difference(fast, whole), box) for _, box in _token_boxes(runners))
     assert worst >= 15

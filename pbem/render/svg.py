@@ -14,12 +14,15 @@ __all__ = [
     "INK",
     "SEAT_COLORS",
     "Paint",
+    "contrast",
     "ellipse_path",
     "escape",
     "fit_text",
     "ink_on",
     "initials",
     "label",
+    "legible_ink",
+    "luminance",
     "num",
     "ordinal",
     "place_path",
@@ -72,12 +75,32 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def ink_on(color: str) -> str:
-    """White where it reaches WCAG's 3:1 for large bold text on `color`, else near-black."""
+def luminance(color: str) -> float:
+    """WCAG's relative luminance of a `#rrggbb` colour, 0 (black) to 1 (white)."""
     channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    return "#ffffff" if 1.05 / (lum + 0.05) >= 3.1 else "#1a1a1a"
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two `#rrggbb` colours, 1 to 21."""
+    dark, light = sorted((luminance(one), luminance(other)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+#: the two inks `legible_ink` chooses from
+LIGHT_INK, DARK_INK = "#ffffff", "#111111"
+
+
+def legible_ink(fill: str) -> str:
+    """White or near-black, whichever contrasts more with `fill`: small letters on a coloured
+    disc need WCAG's 4.5:1, which a fill of middling lightness reaches with only one of them."""
+    return max((LIGHT_INK, DARK_INK), key=lambda ink: contrast(ink, fill))
+
+
+def ink_on(color: str) -> str:
+    """White where it reaches WCAG's 3:1 for large bold text on `color`, else near-black."""
+    return "#ffffff" if 1.05 / (luminance(color) + 0.05) >= 3.1 else "#1a1a1a"
 
 
 # --- shapes as path data ----------------------------------------------------------------------
@@ -238,12 +261,13 @@ def label(
     )
 
 
-def text_width(text: str, font_size: float) -> float:
-    """The advance of `text` in DejaVu Sans, estimated for characters outside the table."""
+def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
+    """The advance of `text` in DejaVu Sans (Bold), estimated for characters outside the table."""
+    table, units = (_glyphs.BOLD, _glyphs.UNITS_PER_EM_BOLD) if bold else (_glyphs.REGULAR, _glyphs.UNITS_PER_EM_REGULAR)
     width = 0.0
     for ch in text:
-        if ch in _glyphs.REGULAR:
-            width += _glyph(False, ch)[0] / _glyphs.UNITS_PER_EM_REGULAR
+        if ch in table:
+            width += _glyph(bold, ch)[0] / units
         else:
             width += 0.62 if ord(ch) < 0x2E80 else 1.0  # CJK and the like are full width
     return width * font_size

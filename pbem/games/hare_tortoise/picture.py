@@ -1,13 +1,38 @@
-"""The Hare & Tortoise board as a picture: the serpentine track, runners and this turn's moves."""
+"""The Hare & Tortoise board as a picture: the serpentine track, runners and this turn's moves.
+
+The track never changes and is drawn here once per board; what a turn adds (`marks.turn_marks`) is
+plain data, written here as SVG and painted by `raster` into the mail's PNG."""
 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.errors import PbemError
+from pbem.games.hare_tortoise.layout import (
+    CELL,
+    HOME,
+    HOME_BOX,
+    KINDS_BOX,
+    MUTED,
+    PLAYERS_BOX,
+    ROWS,
+    SQ,
+    START,
+    START_BOX,
+    TY,
+    VH,
+    VW,
+    MoveMark,
+    Point,
+    RunnerMark,
+    anchor,
+    square_box,
+    square_labels,
+    square_origin,
+)
+from pbem.games.hare_tortoise.marks import Circle, Mark, Polygon, Shape, Text, TurnMarks, turn_marks
 from pbem.render.png import LayeredPicture, svg_to_png
 from pbem.render.svg import (
     FONT_FAMILY,
@@ -16,12 +41,9 @@ from pbem.render.svg import (
     Paint,
     ellipse_path,
     escape,
-    fit_text,
     initials,
-    ink_on,
     label,
     num,
-    ordinal,
 )
 
 __all__ = [
@@ -37,8 +59,6 @@ __all__ = [
     "track_svg",
 ]
 
-START = 0
-HOME = 64
 KINDS = ("start", "carrot", "hare", "lettuce", "tortoise", "number", "home")
 
 
@@ -54,56 +74,8 @@ class SquareInfo:
     numbers: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class RunnerMark:
-    """A runner where it stands now; `seat` counts from 0 (seat A); `place` once finished."""
-
-    seat: int
-    name: str
-    square: int
-    place: int | None = None
-    #: the two characters on the token, when not the name's first two (two-player: "A1", "A2")
-    badge: str | None = None
 
 
-@dataclass(frozen=True)
-class MoveMark:
-    """A move made this turn, drawn as an arrow numbered by its slot."""
-
-    seat: int
-    from_square: int
-    to_square: int
-    slot: int
-
-
-# --- geometry -------------------------------------------------------------------------------
-# Everything is drawn in a fixed 1200 x 700 user space; `size` only sets the pixel width, so
-# the static board does not depend on it.
-
-_VW = 1200
-_VH = 700
-_M = 18  # outer margin
-_HEAD = 78  # title band
-_COLS = 9
-_ROWS = 7
-_CELL = 86
-_SQ = 74  # square side; the rest of a cell is the gap, where the path shows
-_GAP = 12  # between the track and the side panels
-_SIDE = (_VW - 2 * _M - 2 * _GAP - _COLS * _CELL) // 2  # width of the side panels
-_TX = _M + _SIDE + _GAP  # track origin
-_TY = _HEAD
-_RX = _TX + _COLS * _CELL + _GAP  # right panels
-_TOKEN_R = 24
-_FINISHER_R = 18
-_TRACK_MID = (_TX + _COLS * _CELL / 2, _TY + _ROWS * _CELL / 2)
-
-_Box = tuple[int, int, int, int]
-_START_BOX: _Box = (_M, _TY + 4, _SIDE, 3 * _CELL - 8)
-_KINDS_BOX: _Box = (_M, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
-_PLAYERS_BOX: _Box = (_RX, _TY + 4, _SIDE, 3 * _CELL - 8)
-_HOME_BOX: _Box = (_RX, _TY + 3 * _CELL + 4, _SIDE, 4 * _CELL - 8)
-
-_MUTED = "#7a6c55"
 _PAPER = "#fbf6e9"
 _PANEL = ("#ffffff", "#d8ccb0")
 
@@ -241,67 +213,37 @@ _L_PANEL, _L_SQUARE, _L_LABEL, _L_ICON = 0, 10, 20, 30
 # --- the static board -----------------------------------------------------------------------
 
 
-def _square_origin(square: int) -> tuple[int, int]:
-    """Top-left corner of track square 1..63: a serpentine of 9-square rows."""
-    row, col = divmod(square - 1, _COLS)
-    if row % 2:
-        col = _COLS - 1 - col
-    return _TX + col * _CELL + (_CELL - _SQ) // 2, _TY + row * _CELL + (_CELL - _SQ) // 2
-
-
-def _square_box(square: int) -> _Box:
-    if square == START:
-        return _START_BOX
-    if square == HOME:
-        return _HOME_BOX
-    return (*_square_origin(square), _SQ, _SQ)
-
-
-def _anchor(square: int) -> tuple[float, float]:
-    """Where arrows and the path meet a position."""
-    if square == START:
-        x, _, w, _ = _START_BOX
-        return x + w - 30, _TY + _CELL / 2
-    if square == HOME:
-        x, _, _, _ = _HOME_BOX
-        return x + 30, _TY + (_ROWS - 1) * _CELL + _CELL / 2
-    ox, oy = _square_origin(square)
-    return ox + _SQ / 2, oy + _SQ / 2
-
-
 def _numbers_label(info: SquareInfo) -> str:
     return "\u00b7".join(str(n) for n in info.numbers)
 
 
 def _paint_square(paint: Paint, square: int, info: SquareInfo) -> None:
-    x, y = _square_origin(square)
+    x, y = square_origin(square)
     fill, border, ink = _KIND_STYLE[info.kind]
-    paint.framed(_L_SQUARE, (x, y, _SQ, _SQ), 11, fill, border, 2.5)
-    paint.text(_L_LABEL, str(square), x + 7, y + 17, 14, color=ink, bold=True)
-    if info.kind == "number":
-        label = _numbers_label(info)
-        size = 34 if len(label) == 1 else 27 if len(label) <= 3 else 21
-        paint.text(
-            _L_LABEL,
-            label,
-            x + _SQ / 2,
-            y + 44 + size * 0.36,
-            size,
-            color=ink,
-            bold=True,
-            anchor="middle",
-        )
-    else:
+    paint.framed(_L_SQUARE, (x, y, SQ, SQ), 11, fill, border, 2.5)
+    for text in square_labels(square, info.numbers):
+        paint.text(_L_LABEL, text.text, text.x, text.y, text.size, color=ink, bold=True, anchor=text.anchor)
+    if info.kind != "number":
         paint.icon(_L_ICON, _ICONS[info.kind], x + 15, y + 19, 44)
+
+
+def _path_point(square: int) -> Point:
+    """Where the earth path meets a position: beside the first and last squares on START and HOME."""
+    if square == START:
+        x, _, w, _ = START_BOX
+        return x + w - 30, TY + CELL / 2
+    if square == HOME:
+        return HOME_BOX[0] + 30, TY + (ROWS - 1) * CELL + CELL / 2
+    return anchor(square)
 
 
 def _paint_path(paint: Paint) -> str:
     """The earth path the squares sit on, from START to HOME, with arrows in its gaps."""
-    points = [_anchor(sq) for sq in range(START, HOME + 1)]
+    points = [_path_point(sq) for sq in range(START, HOME + 1)]
     for sq in range(1, HOME - 1):
         (x0, y0), (x1, y1) = points[sq], points[sq + 1]
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        ux, uy = (x1 - x0) / _CELL, (y1 - y0) / _CELL
+        ux, uy = (x1 - x0) / CELL, (y1 - y0) / CELL
         paint.fill(
             _L_PANEL,
             "#b89a63",
@@ -316,8 +258,8 @@ def _paint_path(paint: Paint) -> str:
 
 
 def _paint_legend(paint: Paint, squares: tuple[SquareInfo, ...]) -> None:
-    x, y, _, _ = _KINDS_BOX
-    paint.framed(_L_PANEL, _KINDS_BOX, 16, *_PANEL, 2.5)
+    x, y, _, _ = KINDS_BOX
+    paint.framed(_L_PANEL, KINDS_BOX, 16, *_PANEL, 2.5)
     paint.text(_L_LABEL, "Squares", x + 14, y + 28, 16, bold=True)
     numbers = sorted(
         {_numbers_label(sq) for sq in squares if sq.kind == "number"},
@@ -330,20 +272,20 @@ def _paint_legend(paint: Paint, squares: tuple[SquareInfo, ...]) -> None:
         if kind == "number":
             paint.text(_L_LABEL, "#", x + 36, top + 30, 20, color=ink, bold=True, anchor="middle")
             paint.text(_L_LABEL, _KIND_WORD[kind], x + 68, top + 20, 15)
-            paint.text(_L_LABEL, " ".join(numbers), x + 68, top + 39, 12, color=_MUTED)
+            paint.text(_L_LABEL, " ".join(numbers), x + 68, top + 39, 12, color=MUTED)
         else:
             paint.icon(_L_ICON, _ICONS[kind], x + 17, top + 3, 38)
             paint.text(_L_LABEL, _KIND_WORD[kind], x + 68, top + 28, 15)
 
 
 def _paint_start_home(paint: Paint) -> None:
-    sx, sy, sw, _ = _START_BOX
-    hx, hy, hw, _ = _HOME_BOX
+    sx, sy, sw, _ = START_BOX
+    hx, hy, hw, _ = HOME_BOX
     fill, border, _ink = _KIND_STYLE["start"]
-    paint.framed(_L_PANEL, _START_BOX, 16, fill, border, 2.5)
+    paint.framed(_L_PANEL, START_BOX, 16, fill, border, 2.5)
     paint.text(_L_LABEL, "START", sx + sw / 2, sy + 32, 21, bold=True, anchor="middle", spacing=2)
     fill, border, _ink = _KIND_STYLE["home"]
-    paint.framed(_L_PANEL, _HOME_BOX, 16, fill, border, 2.5)
+    paint.framed(_L_PANEL, HOME_BOX, 16, fill, border, 2.5)
     paint.icon(_L_ICON, _ICONS["flag"], hx + 22, hy + 6, 36)
     paint.text(
         _L_LABEL, "HOME", hx + hw / 2 + 16, hy + 33, 21, bold=True, anchor="middle", spacing=2
@@ -381,9 +323,9 @@ def track_svg(squares: tuple[SquareInfo, ...]) -> str:
     for sq in range(START + 1, HOME):
         _paint_square(paint, sq, squares[sq])
     _paint_legend(paint, squares)
-    paint.framed(_L_PANEL, _PLAYERS_BOX, 16, *_PANEL, 2.5)
-    paint.icon(_L_ICON, _ICONS["tortoise"], _VW - 118, 20, 46)
-    paint.icon(_L_ICON, _ICONS["hare"], _VW - 66, 16, 48)
+    paint.framed(_L_PANEL, PLAYERS_BOX, 16, *_PANEL, 2.5)
+    paint.icon(_L_ICON, _ICONS["tortoise"], VW - 118, 20, 46)
+    paint.icon(_L_ICON, _ICONS["hare"], VW - 66, 16, 48)
     # One group per position says what it is and where; the paint above is shared between
     # squares, and an outline with no fill or stroke costs resvg nothing.
     index = "".join(
@@ -391,256 +333,46 @@ def track_svg(squares: tuple[SquareInfo, ...]) -> str:
         + (f' data-numbers="{_numbers_label(info)}"' if info.numbers else "")
         + f"><title>{sq} {info.kind} {_numbers_label(info)}".rstrip()
         + "</title>"
-        + '<rect x="{}" y="{}" width="{}" height="{}" fill="none"/></g>'.format(*_square_box(sq))
+        + '<rect x="{}" y="{}" width="{}" height="{}" fill="none"/></g>'.format(*square_box(sq))
         for sq, info in enumerate(squares)
     )
     return (
-        f'<rect width="{_VW}" height="{_VH}" fill="{_PAPER}"/>'
+        f'<rect width="{VW}" height="{VH}" fill="{_PAPER}"/>'
         f'{path}<g class="board">{paint.svg()}</g><g class="squares">{index}</g>'
     )
 
 
-# --- what changes every turn ----------------------------------------------------------------
+# --- what changes every turn: the marks as SVG ------------------------------------------------
 
 
-def _token(runner: RunnerMark, cx: float, cy: float, r: float, font: float) -> str:
-    color = SEAT_COLORS[runner.seat]
-    ring = max(1.0, r / 16)
-    text = runner.badge or initials(runner.name) or chr(ord("A") + runner.seat)
-    return (
-        f'<circle cx="{num(cx + 1.5)}" cy="{num(cy + 2.5)}" r="{num(r)}" fill="#000000" '
-        'fill-opacity="0.22"/>'
-        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r + ring)}" fill="#ffffff"/>'
-        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r - ring)}" fill="{color}"/>'
-        + label(
-            text,
-            cx,
-            cy + font * 0.36,
-            font,
-            bold=True,
-            anchor="middle",
-            fill=ink_on(color),
-            role="initials",
-        )
-    )
+def _attrs(mark: Mark) -> str:
+    return "".join(f' data-{key}="{escape(value)}"' for key, value in mark.data)
 
 
-def _runner_svg(runner: RunnerMark, cx: float, cy: float, r: float, font: float) -> str:
-    return (
-        f'<g class="runner" data-seat="{runner.seat}" data-square="{runner.square}" '
-        f'data-color="{SEAT_COLORS[runner.seat]}"><title>{escape(runner.name)}</title>'
-        f"{_token(runner, cx, cy, r, font)}</g>"
-    )
+def shape_svg(shape: Shape) -> str:
+    """One shape of the turn's marks as an SVG element."""
+    if isinstance(shape, Circle):
+        opacity = f' fill-opacity="{num(shape.opacity)}"' if shape.opacity < 1 else ""
+        return f'<circle cx="{num(shape.cx)}" cy="{num(shape.cy)}" r="{num(shape.r)}" fill="{shape.fill}"{opacity}/>'
+    if isinstance(shape, Text):
+        return label(shape.text, shape.x, shape.y, shape.size, bold=shape.bold, anchor=shape.anchor,
+                     fill=shape.color, role=shape.role)
+    d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in shape.points)
+    if isinstance(shape, Polygon):
+        edge = (f' stroke="{shape.edge}" stroke-width="{num(shape.edge_width)}" stroke-linejoin="round"'
+                if shape.edge else "")
+        return f'<path d="{d}Z" fill="{shape.fill}"{edge}/>'
+    opacity = f' stroke-opacity="{num(shape.opacity)}"' if shape.opacity < 1 else ""
+    dash = f' stroke-dasharray="{num(shape.dash[0])} {num(shape.dash[1])}"' if shape.dash else ""
+    return (f'<path d="{d}" fill="none" stroke="{shape.color}" stroke-width="{num(shape.width)}" '
+            f'stroke-linecap="round" stroke-linejoin="round"{opacity}{dash}/>')
 
 
-def _finish_order(runner: RunnerMark) -> tuple[int, int]:
-    return (runner.place if runner.place is not None else 1_000, runner.seat)
-
-
-def _finisher_spot(index: int) -> tuple[float, float]:
-    """Centre of the token of the `index`-th runner listed at HOME."""
-    hx, hy, _, h = _HOME_BOX
-    step = min(46.0, (h - 80) / max(index + 1, 6))
-    return hx + 32, hy + 75 + index * step
-
-
-def _start_spot(index: int) -> tuple[float, float]:
-    """Centre of the token of the `index`-th runner (by seat) standing on START."""
-    sx, sy, _, _ = _START_BOX
-    row, col = divmod(index, 3)
-    return sx + 33 + col * 58, sy + 82 + row * 64
-
-
-def _token_box(cx: float, cy: float, r: float) -> _Area:
-    """Where a token (`_token`) draws: its ring, and its shadow below and to the right."""
-    return (cx - r - 3, cy - r - 3, cx + r + 5, cy + r + 6)
-
-
-def _token_spots(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> list[tuple[RunnerMark, float, float, bool]]:
-    """Where each runner's token stands, in drawing order: (runner, x, y, finished)."""
-    spots: list[tuple[RunnerMark, float, float, bool]] = []
-    for i, runner in enumerate(r for r in runners if r.square == START):
-        spots.append((runner, *_start_spot(i), False))
-    seen: dict[int, int] = {}
-    for runner in runners:
-        if START < runner.square < HOME:
-            # Only one runner may stand on a square; if the data says otherwise, show both.
-            nth = seen.get(runner.square, 0)
-            seen[runner.square] = nth + 1
-            cx, cy = _anchor(runner.square)
-            spots.append((runner, cx + 8 * nth, cy + 4 + 8 * nth, False))
-    for i, runner in enumerate(finishers):
-        spots.append((runner, *_finisher_spot(i), True))
-    return spots
-
-
-def _finisher_area(ty: float) -> _Area:
-    hx, _, hw, _ = _HOME_BOX
-    return (hx, ty - _FINISHER_R - 4, hx + hw, ty + _FINISHER_R + 7)
-
-
-def _runners_svg(runners: Sequence[RunnerMark], finishers: Sequence[RunnerMark]) -> list[_Piece]:
-    parts: list[_Piece] = []
-    hx, _, hw, _ = _HOME_BOX
-    for runner, tx, ty, finished in _token_spots(runners, finishers):
-        if not finished:
-            parts.append((_runner_svg(runner, tx, ty, _TOKEN_R, 17), _token_box(tx, ty, _TOKEN_R)))
-            continue
-        place = ordinal(runner.place) if runner.place is not None else "\u2013"
-        parts.append((
-            f'<g class="finisher" data-place="{runner.place if runner.place else ""}" '
-            f'data-seat="{runner.seat}">'
-            f"{_runner_svg(runner, tx, ty, _FINISHER_R, 13)}"
-            f"{label(place, hx + 58, ty + 6, 16, bold=True)}"
-            f"{label(fit_text(runner.name, hw - 106, 14), hx + 98, ty + 5, 14, role='name')}</g>",
-            _finisher_area(ty),
-        ))
-    return parts
-
-
-def _player_rows(runners: Sequence[RunnerMark]) -> list[tuple[RunnerMark, float, str]]:
-    """The players' panel, a row a runner: (runner, the row's middle, where it stands)."""
-    _, y, _, h = _PLAYERS_BOX
-    step = min(36.0, (h - 50) / max(len(runners), 1))
-    rows = []
-    for i, runner in enumerate(runners):
-        if runner.place is not None:
-            status = ordinal(runner.place)
-        elif runner.square == START:
-            status = "start"
-        elif runner.square == HOME:
-            status = "home"
-        else:
-            status = f"sq {runner.square}"
-        rows.append((runner, y + 56 + i * step, status))
-    return rows
-
-
-def _players_svg(runners: Sequence[RunnerMark]) -> str:
-    x, y, w, _ = _PLAYERS_BOX
-    parts = ['<g class="players">', label("Runners", x + 14, y + 26, 16, bold=True)]
-    for runner, cy, status in _player_rows(runners):
-        parts.append(
-            f'<g class="player" data-seat="{runner.seat}">'
-            f"{_token(runner, x + 28, cy, 14, 11)}"
-            f"{label(fit_text(runner.name, w - 114, 14), x + 50, cy + 5, 14, role='name')}"
-            f"{label(status, x + w - 12, cy + 5, 13, anchor='end', fill=_MUTED)}</g>"
-        )
-    parts.append("</g>")
-    return "".join(parts)
-
-
-_Spots = dict[tuple[int, int], tuple[float, float, float]]
-# A part of the per-turn layer, and the area (x0, y0, x1, y1) it draws within.
-_Area = tuple[float, float, float, float]
-_Piece = tuple[str, _Area]
-
-
-def _around(points: Sequence[tuple[float, float]], margin: float) -> _Area:
-    xs = [x for x, _ in points]
-    ys = [y for _, y in points]
-    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
-
-
-@dataclass(frozen=True)
-class _MoveShape:
-    """A move's arrow: its curve (a quadratic or, for a loop, a cubic Bézier: start, control
-    points, end), its head (tip, then the two back corners), its slot's disc, dashed when it
-    goes back, and the area it draws within."""
-
-    move: MoveMark
-    curve: tuple[tuple[float, float], ...]
-    head: tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
-    badge: tuple[float, float]
-    dashed: bool
-    area: _Area
-
-
-def _move_shape(move: MoveMark, occupied: set[int], spots: _Spots) -> _MoveShape:
-    """Where a move's arrow goes: its curve, its head, the disc with its slot, its area."""
-    x0, y0 = _anchor(move.from_square)
-    if move.from_square == START:
-        # Each seat leaves START from its own point, so that turn 1's arrows fan out.
-        sx, _, sw, _ = _START_BOX
-        x0, y0 = sx + sw - 14, _TY + _CELL / 2 + (move.seat - 2.5) * 12
-    x1, y1 = _anchor(move.to_square)
-    trim: float = _TOKEN_R + 5 if move.to_square in occupied else 6
-    spot = spots.get((move.seat, move.to_square))
-    if spot is not None:
-        # On START or HOME: point at the runner's own token there.
-        x1, y1, radius = spot
-        trim = radius + 5
-        if move.from_square == move.to_square:
-            x0, y0 = x1, y1
-    if move.from_square == move.to_square:
-        # Staying put: a loop over the square, or under it where the title band is above.
-        up = 1 if move.from_square > _COLS else -1
-        curve: tuple[tuple[float, float], ...] = (
-            (x0 - 12, y0 - 30 * up), (x0 - 34, y0 - 78 * up), (x0 + 34, y0 - 78 * up), (x0 + 13, y0 - 38 * up)
-        )
-        tip = (x0 + 10, y0 - 28 * up)
-        ux, uy = -0.35, 0.94 * up
-        bx, by = x0, y0 - 64 * up
-        # the curve stays within its control points
-        hull = [(x0 - 12, y0 - 30 * up), (x0 - 34, y0 - 78 * up), (x0 + 34, y0 - 78 * up), (x0 + 13, y0 - 38 * up)]
-    else:
-        length = math.hypot(x1 - x0, y1 - y0)
-        nx, ny = (y0 - y1) / length, (x1 - x0) / length
-        # Bend towards the middle of the track, so arrows near the edge stay on the picture.
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        if nx * (_TRACK_MID[0] - mx) + ny * (_TRACK_MID[1] - my) < 0:
-            nx, ny = -nx, -ny
-        bulge = min(max(length * 0.2, 26.0), 90.0) + 5 * (move.slot % 3)
-        cx, cy = mx + nx * bulge * 2, my + ny * bulge * 2
-        elen = math.hypot(x1 - cx, y1 - cy)
-        ux, uy = (x1 - cx) / elen, (y1 - cy) / elen
-        tip = (x1 - ux * trim, y1 - uy * trim)
-        slen = math.hypot(x0 - cx, y0 - cy)
-        start = (x0 - (x0 - cx) / slen * 10, y0 - (y0 - cy) / slen * 10)
-        end = (tip[0] - ux * 10, tip[1] - uy * 10)
-        curve = (start, (cx, cy), end)
-        bx = 0.25 * start[0] + 0.5 * cx + 0.25 * end[0]
-        by = 0.25 * start[1] + 0.5 * cy + 0.25 * end[1]
-        hull = [start, (cx, cy), end]
-    hx, hy = tip[0] - ux * 15, tip[1] - uy * 15
-    wx, wy = -uy * 8, ux * 8
-    # strokes up to 9 wide with round caps, the arrowhead's outline, the slot's disc of 12
-    area = _around([*hull, tip, (hx + wx, hy + wy), (hx - wx, hy - wy), (bx - 12, by - 12), (bx + 12, by + 12)], 8)
-    head = (tip, (hx + wx, hy + wy), (hx - wx, hy - wy))
-    return _MoveShape(move, curve, head, (bx, by), move.to_square < move.from_square, area)
-
-
-def _curve_d(curve: Sequence[tuple[float, float]]) -> str:
-    (x0, y0), *rest = curve
-    kind = "C" if len(rest) == 3 else "Q"
-    return f"M{num(x0)} {num(y0)}{kind}" + " ".join(f"{num(x)} {num(y)}" for x, y in rest)
-
-
-def _move_svg(move: MoveMark, occupied: set[int], spots: _Spots) -> _Piece:
-    """An arrow in the mover's colour, dashed when going back, with its slot in a disc."""
-    shape = _move_shape(move, occupied, spots)
-    color = SEAT_COLORS[move.seat]
-    d = _curve_d(shape.curve)
-    dash = ' stroke-dasharray="9 6"' if shape.dashed else ""
-    tip, left, right = shape.head
-    bx, by = shape.badge
-    return (
-        f'<g class="move" data-seat="{move.seat}" data-slot="{move.slot}" '
-        f'data-from="{move.from_square}" data-to="{move.to_square}">'
-        f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="9" '
-        'stroke-linecap="round" stroke-opacity="0.85"/>'
-        f'<path d="{d}" fill="none" stroke="{color}" stroke-width="4.5" '
-        f'stroke-linecap="round"{dash}/>'
-        f'<path d="M{num(tip[0])} {num(tip[1])}L{num(left[0])} {num(left[1])}'
-        f'L{num(right[0])} {num(right[1])}Z" fill="{color}" stroke="#ffffff" '
-        'stroke-width="1.5" stroke-linejoin="round"/>'
-        f'<circle cx="{num(bx)}" cy="{num(by)}" r="12" fill="#ffffff"/>'
-        f'<circle cx="{num(bx)}" cy="{num(by)}" r="10" fill="{color}"/>'
-        + label(str(move.slot), bx, by + 4.5, 13, bold=True, anchor="middle", fill=ink_on(color))
-        + "</g>",
-        shape.area,
-    )
-
+def mark_svg(mark: Mark) -> str:
+    """A mark as an SVG group of class `kind`, its data as data- attributes."""
+    title = f"<title>{escape(mark.title)}</title>" if mark.title is not None else ""
+    inner = "".join(mark_svg(part) if isinstance(part, Mark) else shape_svg(part) for part in mark.parts)
+    return f'<g class="{mark.kind}"{_attrs(mark)}>{title}{inner}</g>'
 
 def _check_marks(runners: Sequence[RunnerMark], moves: Sequence[MoveMark]) -> None:
     seats: set[tuple[int, str | None]] = set()
@@ -682,67 +414,53 @@ def board_svg(
     """The board as an SVG document `size` pixels wide and 7/12 of that high.
 
     With `include_track=False` only what changes from turn to turn is drawn, on a transparent
-    background: `board_png_layers` lays that over a cached picture of the track.
+    background.
 
     `squares` are the 65 positions, START (0) to HOME (64). Each runner is a token in its
     seat's colour (`SEAT_COLORS`) bearing the first two letters of its name; runners at HOME
     are listed there in order of `place`. Each move is an arrow in the mover's colour from
-    square to square, numbered by slot and dashed when it goes back. Text that comes from
-    players is XML-escaped; the same arguments always give the same bytes.
+    square to square along the gutters between them (`arrows`), numbered by slot and dashed
+    when it goes back. Text that comes from players is XML-escaped; the same arguments always
+    give the same bytes.
     """
     static = track_svg(tuple(squares))  # cached; checks the track even when it is not drawn
-    heading, players, runner_parts, move_parts = _turn_layer(runners, moves, title, size, subtitle)
+    marks = _turn(squares, runners, moves, title, subtitle, size)
     return "".join(
         [
             (
                 f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{size}" '
-                f'height="{round(size * _VH / _VW)}" viewBox="0 0 {_VW} {_VH}" '
+                f'height="{round(size * VH / VW)}" viewBox="0 0 {VW} {VH}" '
                 f'font-family="{FONT_FAMILY}">'
             ),
             f"<title>{escape(title)}</title>" if title else "",
             static if include_track else "",
-            heading[0],
-            players[0],
+            mark_svg(marks.heading),
+            mark_svg(marks.players),
             '<g class="runners">',
-            *(svg for svg, _ in runner_parts),
+            *(mark_svg(m) for m in marks.runners),
             '</g><g class="moves">',
-            *(svg for svg, _ in move_parts),
+            *(mark_svg(m) for m in marks.moves),
+            '</g><g class="slots">',
+            *(mark_svg(m) for m in marks.numbers),
             "</g></svg>\n",
         ]
     )
 
 
-def _turn_layer(
-    runners: Sequence[RunnerMark], moves: Sequence[MoveMark], title: str, size: int, subtitle: str = ""
-) -> tuple[_Piece, _Piece, list[_Piece], list[_Piece]]:
-    """What changes from turn to turn, in drawing order, each part with the area it draws in:
-    the heading, the players' panel, the runners and the moves."""
+def _turn(squares: Sequence[SquareInfo], runners: Sequence[RunnerMark], moves: Sequence[MoveMark], title: str,
+          subtitle: str, size: int) -> TurnMarks:
+    """The turn's marks, once the runners and moves are known to be drawable."""
     _check_marks(runners, moves)
     if size < 100:
         raise BoardRenderError(f"a board {size} pixels wide is too small to read; use >= 100")
-    by_seat = sorted(runners, key=lambda r: r.seat)
-    finishers = sorted((r for r in by_seat if r.square == HOME), key=_finish_order)
-    occupied = {r.square for r in by_seat if START < r.square < HOME}
-    spots: _Spots = {}
-    for i, r in enumerate(r for r in by_seat if r.square == START):
-        spots[r.seat, START] = (*_start_spot(i), _TOKEN_R)
-    for i, r in enumerate(finishers):
-        spots[r.seat, HOME] = (*_finisher_spot(i), _FINISHER_R)
-    heading = ""
-    if title:
-        heading += label(fit_text(title, _VW - 200, 28), _M + 10, 44, 28, bold=True, role="title")
-    if subtitle:
-        heading += label(
-            fit_text(subtitle, _VW - 200, 15), _M + 11, 67, 15, fill=_MUTED, role="subtitle"
-        )
-    x, y, w, h = _PLAYERS_BOX
-    return (
-        (heading, (0, 0, _VW, _HEAD)),
-        (_players_svg(by_seat), (x - 2, y - 2, x + w + 2, y + h + 2)),
-        _runners_svg(by_seat, finishers),
-        [_move_svg(m, occupied, spots) for m in sorted(moves, key=lambda m: (m.slot, m.seat))],
-    )
+    return _marks(tuple(runners), tuple(moves), title, subtitle, tuple(info.numbers for info in squares))
 
+
+@functools.lru_cache(maxsize=8)
+def _marks(runners: tuple[RunnerMark, ...], moves: tuple[MoveMark, ...], title: str, subtitle: str,
+           numbers: tuple[tuple[int, ...], ...]) -> TurnMarks:
+    """A turn's marks, made once for its SVG and its mail PNG (routing its arrows takes a few ms)."""
+    return turn_marks(runners, moves, title, subtitle, numbers)
 
 # --- PNG ------------------------------------------------------------------------------------
 
@@ -787,27 +505,24 @@ def board_png_layers(
     """The same picture as ``board_png(board_svg(..., size=size))``, made fast and small for a
     wave of reports.
 
-    The track never changes, so it is rasterised once; each turn only its runners, moves and
-    titles go through resvg, each part on a transparent tile no larger than the area it draws
-    in, laid over the track (`LayeredPicture.png_parts`), and the result is a palette PNG of
-    `MAIL_COLORS` colours, about three times smaller.
+    The track never changes, so it is rasterised once; each turn its marks are painted over it
+    with Pillow (`raster`), or, for a script DejaVu Sans lacks, each sent through resvg on a
+    transparent tile no larger than the area it draws in (`LayeredPicture.png_parts`); the result
+    is a palette PNG of `MAIL_COLORS` colours, about three times smaller.
     """
     track = tuple(squares)
     track_svg(track)  # checks the track
-    _check_marks(runners, moves)
-    if size < 100:
-        raise BoardRenderError(f"a board {size} pixels wide is too small to read; use >= 100")
+    marks = _turn(track, runners, moves, title, subtitle, size)
     from pbem.games.hare_tortoise import raster  # Pillow, only when pictures are drawn
 
     if raster.available([title, subtitle, *(r.name for r in runners)]):
-        return raster.board_png_raster(track, runners, moves, title, subtitle, size)
-    # a script DejaVu Sans lacks, or no DejaVu Sans: every part through resvg
-    heading, players, runner_parts, move_parts = _turn_layer(runners, moves, title, size, subtitle)
+        return raster.board_png_raster(track, marks, size)
+    # a script DejaVu Sans lacks, or no DejaVu Sans: every mark through resvg
     return _LAYERS.png_parts(
         (track, size),
-        [heading, players, *runner_parts, *move_parts],
+        [(mark_svg(mark), mark.area()) for mark in marks.all() if mark.parts],
         width=size,
-        view=(_VW, _VH),
+        view=(VW, VH),
         head=f'font-family="{FONT_FAMILY}"',
         colors=MAIL_COLORS,
         sample=MAIL_SAMPLE,

@@ -292,6 +292,25 @@ def game_notes(view: View) -> tuple[str, ...]:
     return tuple(notes)
 
 
+
+def board_marks(view: View, resolutions: Sequence[Slot]) -> tuple[tuple[SquareInfo, ...], list[RunnerMark], list[MoveMark]]:
+    """What the board picture shows of a view and the slots that led to it: the track, the runners
+    and an arrow a slot (none for a runner already HOME)."""
+    two = view.per_seat > 1
+    runners = [RunnerMark(r.seat, r.name, r.square, r.place, f"{r.name[0]}{r.name[-1]}" if two else None)
+               for r in view.runners]
+    moves = [_move_mark(s) for s in resolutions if not s.from_square == s.to_square == HOME]
+    board = find_ruleset(view.ruleset).board
+    return tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in board.squares), runners, moves
+
+
+def _move_mark(slot: Slot) -> MoveMark:
+    """A slot's arrow: by way of the hare square when a hare sent the runner on or back, and drawn
+    even when it ends where it began (a stay, or a hare that sent it back to its square)."""
+    hare = slot.hare
+    via = hare.square if hare is not None and hare.to_square != hare.square else None
+    return MoveMark(slot.seat, slot.from_square, slot.to_square, slot.number, via)
+
 class HarePresenter(Presenter[View, Slot]):
     """Hare & Tortoise mail parts, console lines and the board picture."""
 
@@ -377,12 +396,7 @@ class HarePresenter(Presenter[View, Slot]):
         return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", f"HARE: {choice}"]
 
     def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
-        two = view.per_seat > 1
-        runners = [RunnerMark(r.seat, r.name, r.square, r.place, f"{r.name[0]}{r.name[-1]}" if two else None)
-                   for r in view.runners]
-        moves = [MoveMark(s.seat, s.from_square, s.to_square, s.number) for s in resolutions if s.to_square != s.from_square]
-        board = find_ruleset(view.ruleset).board
-        squares = tuple(SquareInfo(sq.kind.word, tuple(sorted(sq.numbers))) for sq in board.squares)
+        squares, runners, moves = board_marks(view, resolutions)
         svg = board_svg(squares, runners, moves=moves, title=title, subtitle=subtitle)
         png = board_png_layers(squares, runners, moves=moves, title=title, subtitle=subtitle)
         where = ", ".join(f"{r.name} {square_name(r.square)}" for r in view.runners)

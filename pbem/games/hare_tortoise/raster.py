@@ -1,9 +1,10 @@
 """The turn's layer of the board drawn straight into pixels with Pillow, for a wave of reports.
 
-`picture.board_svg` stays what the board is; this draws the same marks — the heading, the
-players' panel, the runners' tokens and the moves' arrows, with the same geometry — over the
-track rasterised once by resvg, without sending each turn through an SVG rasteriser and a PNG
-encoder and decoder per part (most of resvg's time per part went on encoding its PNG).
+`picture.board_svg` writes the turn's marks (`marks.turn_marks`: the heading, the players'
+panel, the runners' tokens, the moves' arrows and their numbers) as SVG; this paints the very
+same marks, shape by shape, over the track rasterised once by resvg, without sending each turn
+through an SVG rasteriser and a PNG encoder and decoder per part (most of resvg's time per part
+went on encoding its PNG).
 
 Each shape is drawn as a coverage mask over its own area, `SUPERSAMPLE` times larger in each
 direction, and reduced: every edge is smoothed over 16 samples a pixel, as resvg's
@@ -23,8 +24,9 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from pbem.games.hare_tortoise import picture as P
+from pbem.games.hare_tortoise.layout import VW, Area
+from pbem.games.hare_tortoise.marks import Circle, Mark, Polygon, Shape, Text, TurnMarks, reach
 from pbem.render.png import _BEYOND_DEJAVU, _font_files, palette_png
-from pbem.render.svg import INK, SEAT_COLORS, fit_text, initials, ink_on, ordinal, text_width
 
 __all__ = ["SUPERSAMPLE", "available", "board_png_raster"]
 
@@ -144,7 +146,7 @@ class _Canvas:
                 return None
         return min(xs), min(ys), max(xs), max(ys)
 
-    def layer(self, color: str, area: P._Area, shapes: Sequence[tuple[str, tuple[Any, ...]]],
+    def layer(self, color: str, area: Area, shapes: Sequence[tuple[str, tuple[Any, ...]]],
               opacity: float = 1.0) -> None:
         """Paint `color` where `shapes` cover `area` (user units): ("circle", (cx, cy, r)),
         ("stroke", (points, width)), ("polygon", (points,)), ("outline", (points, width)),
@@ -208,46 +210,6 @@ class _Canvas:
         self.picture.im.paste(Image.new("RGB", mask.size, _rgba(color)[:3]).im, box, mask.im)
 
 
-def _text(text: str, x: float, y: float, size: float, *, bold: bool = False,
-          anchor: str = "start") -> tuple[str, tuple[Any, ...]]:
-    """A label as `pbem.render.svg.label` places it: `y` is the baseline."""
-    return ("text", (text, x, y, size, bold, anchor))
-
-
-def _text_area(text: str, x: float, y: float, size: float, anchor: str = "start") -> P._Area:
-    """Room enough for a label (glyphs reach below the baseline and above the cap height)."""
-    width = text_width(text, size) * 1.1 + size
-    x0 = x - (width if anchor == "end" else width / 2 if anchor == "middle" else size * 0.3)
-    return (x0, y - size * 1.2, x0 + width + size * 0.3, y + size * 0.45)
-
-
-def _token(canvas: _Canvas, runner: P.RunnerMark, cx: float, cy: float, r: float, font: float) -> None:
-    """As `picture._token`: a shadow, a white ring, the seat's colour, the initials."""
-    color = SEAT_COLORS[runner.seat]
-    ring = max(1.0, r / 16)
-    canvas.layer("#000000", (cx - r, cy - r, cx + r + 3, cy + r + 4), [("circle", (cx + 1.5, cy + 2.5, r))], 0.22)
-    outer = (cx - r - ring - 1, cy - r - ring - 1, cx + r + ring + 1, cy + r + ring + 1)
-    canvas.layer("#ffffff", outer, [("circle", (cx, cy, r + ring))])
-    canvas.layer(color, outer, [("circle", (cx, cy, r - ring))])
-    text = runner.badge or initials(runner.name) or chr(ord("A") + runner.seat)
-    canvas.layer(ink_on(color), outer, [_text(text, cx, cy + font * 0.36, font, bold=True, anchor="middle")])
-
-
-def _bezier(curve: Sequence[tuple[float, float]], steps: int) -> list[tuple[float, float]]:
-    pts = []
-    for i in range(steps + 1):
-        t = i / steps
-        u = 1 - t
-        if len(curve) == 3:
-            (ax, ay), (bx, by), (cx, cy) = curve
-            pts.append((u * u * ax + 2 * u * t * bx + t * t * cx, u * u * ay + 2 * u * t * by + t * t * cy))
-        else:
-            (ax, ay), (bx, by), (cx, cy), (dx, dy) = curve
-            pts.append((u * u * u * ax + 3 * u * u * t * bx + 3 * u * t * t * cx + t * t * t * dx,
-                        u * u * u * ay + 3 * u * u * t * by + 3 * u * t * t * cy + t * t * t * dy))
-    return pts
-
-
 def _dashes(points: Sequence[tuple[float, float]], on: float, off: float) -> list[list[tuple[float, float]]]:
     """The polyline cut into dashes `on` long with gaps `off` long (SVG's stroke-dasharray)."""
     dashes: list[list[tuple[float, float]]] = []
@@ -274,25 +236,31 @@ def _dashes(points: Sequence[tuple[float, float]], on: float, off: float) -> lis
     return dashes
 
 
-def _move(canvas: _Canvas, shape: P._MoveShape) -> None:
-    """As `picture._move_svg`: a white halo, the coloured curve (dashed going back), its head
-    and the slot's disc."""
-    move = shape.move
-    color = SEAT_COLORS[move.seat]
-    length = sum(math.dist(a, b) for a, b in zip(shape.curve, shape.curve[1:], strict=False))
-    points = _bezier(shape.curve, max(6, min(40, round(length / 10))))
-    area = shape.area
-    canvas.layer("#ffffff", area, [("stroke", (points, 9))], 0.85)
-    curve: list[tuple[str, tuple[Any, ...]]] = (
-        [("stroke", (dash, 4.5)) for dash in _dashes(points, 9, 6)] if shape.dashed else [("stroke", (points, 4.5))]
-    )
-    canvas.layer(color, area, [*curve, ("polygon", (shape.head,))])
-    bx, by = shape.badge
-    tips = [*shape.head, (bx - 13, by - 13), (bx + 13, by + 13)]
-    canvas.layer("#ffffff", P._around(tips, 2), [("outline", (shape.head, 1.5)), ("circle", (bx, by, 12))])
-    disc = (bx - 12, by - 12, bx + 12, by + 12)
-    canvas.layer(color, disc, [("circle", (bx, by, 10))])
-    canvas.layer(ink_on(color), disc, [_text(str(move.slot), bx, by + 4.5, 13, bold=True, anchor="middle")])
+def _layer_of(shape: Shape) -> tuple[str, float, list[tuple[str, tuple[Any, ...]]]]:
+    """A shape as the canvas paints it: its colour, its opacity and what covers it."""
+    if isinstance(shape, Circle):
+        return shape.fill, shape.opacity, [("circle", (shape.cx, shape.cy, shape.r))]
+    if isinstance(shape, Text):
+        return shape.color, 1.0, [("text", (shape.text, shape.x, shape.y, shape.size, shape.bold, shape.anchor))]
+    if isinstance(shape, Polygon):
+        return shape.fill, 1.0, [("polygon", (shape.points,))]
+    pieces = _dashes(shape.points, *shape.dash) if shape.dash else [list(shape.points)]
+    return shape.color, shape.opacity, [("stroke", (piece, shape.width)) for piece in pieces]
+
+
+def _paint(canvas: _Canvas, mark: Mark) -> None:
+    """A mark painted shape by shape, as the SVG draws it; a polygon's edge over its fill."""
+    for shape in mark.shapes():
+        color, opacity, covers = _layer_of(shape)
+        area = shape.area() if isinstance(shape, Text) else reach(shape)
+        canvas.layer(color, _grown(area), covers, opacity)
+        if isinstance(shape, Polygon) and shape.edge:
+            canvas.layer(shape.edge, _grown(reach(shape)), [("outline", (shape.points, shape.edge_width))])
+
+
+def _grown(area: Area) -> Area:
+    x0, y0, x1, y1 = area
+    return (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
 
 
 @functools.lru_cache(maxsize=4)
@@ -301,66 +269,16 @@ def _track_rgb(track: tuple[P.SquareInfo, ...], size: int) -> Image.Image:
     return P._LAYERS._static((track, size)).convert("RGB")
 
 
-def _draw_turn(
-    track: tuple[P.SquareInfo, ...],
-    runners: Sequence[P.RunnerMark],
-    moves: Sequence[P.MoveMark],
-    title: str,
-    subtitle: str,
-    size: int,
-    masks: _MaskCache | None,
-) -> Image.Image:
-    """The turn's layer painted over the track."""
-    scale = size / P._VW
+def _draw_turn(track: tuple[P.SquareInfo, ...], marks: TurnMarks, size: int, masks: _MaskCache | None) -> Image.Image:
+    """The turn's marks painted over the track."""
     picture = _track_rgb(track, size).copy()
-    by_seat = sorted(runners, key=lambda r: r.seat)
-    finishers = sorted((r for r in by_seat if r.square == P.HOME), key=P._finish_order)
-    occupied = {r.square for r in by_seat if P.START < r.square < P.HOME}
-    spots: P._Spots = {}
-    for i, r in enumerate(r for r in by_seat if r.square == P.START):
-        spots[r.seat, P.START] = (*P._start_spot(i), P._TOKEN_R)
-    for i, r in enumerate(finishers):
-        spots[r.seat, P.HOME] = (*P._finisher_spot(i), P._FINISHER_R)
-
-    canvas = _Canvas(picture, scale, masks)
-    if title:
-        text = fit_text(title, P._VW - 200, 28)
-        canvas.layer(INK, _text_area(text, P._M + 10, 44, 28), [_text(text, P._M + 10, 44, 28, bold=True)])
-    if subtitle:
-        text = fit_text(subtitle, P._VW - 200, 15)
-        canvas.layer(P._MUTED, _text_area(text, P._M + 11, 67, 15), [_text(text, P._M + 11, 67, 15)])
-    x, y, w, h = P._PLAYERS_BOX
-    canvas.layer(INK, _text_area("Runners", x + 14, y + 26, 16), [_text("Runners", x + 14, y + 26, 16, bold=True)])
-    for runner, cy, status in P._player_rows(by_seat):
-        _token(canvas, runner, x + 28, cy, 14, 11)
-        name = fit_text(runner.name, w - 114, 14)
-        canvas.layer(INK, _text_area(name, x + 50, cy + 5, 14), [_text(name, x + 50, cy + 5, 14)])
-        canvas.layer(P._MUTED, _text_area(status, x + w - 12, cy + 5, 13, "end"),
-                     [_text(status, x + w - 12, cy + 5, 13, anchor="end")])
-    hx, _, hw, _ = P._HOME_BOX
-    for runner, tx, ty, finished in P._token_spots(by_seat, finishers):
-        if not finished:
-            _token(canvas, runner, tx, ty, P._TOKEN_R, 17)
-            continue
-        _token(canvas, runner, tx, ty, P._FINISHER_R, 13)
-        place = ordinal(runner.place) if runner.place is not None else "\u2013"
-        canvas.layer(INK, _text_area(place, hx + 58, ty + 6, 16), [_text(place, hx + 58, ty + 6, 16, bold=True)])
-        name = fit_text(runner.name, hw - 106, 14)
-        canvas.layer(INK, _text_area(name, hx + 98, ty + 5, 14), [_text(name, hx + 98, ty + 5, 14)])
-    for move in sorted(moves, key=lambda m: (m.slot, m.seat)):
-        _move(canvas, P._move_shape(move, occupied, spots))
+    canvas = _Canvas(picture, size / VW, masks)
+    for mark in marks.all():
+        _paint(canvas, mark)
     return picture
 
 
-def board_png_raster(
-    track: tuple[P.SquareInfo, ...],
-    runners: Sequence[P.RunnerMark],
-    moves: Sequence[P.MoveMark],
-    title: str,
-    subtitle: str,
-    size: int,
-) -> bytes:
-    """`picture.board_png_layers`'s picture, the turn's layer drawn with Pillow (see the module)."""
-    picture = _draw_turn(track, runners, moves, title, subtitle, size, _MASKS)
+def board_png_raster(track: tuple[P.SquareInfo, ...], marks: TurnMarks, size: int) -> bytes:
+    """`picture.board_png_layers`'s picture, the turn's marks painted with Pillow (see the module)."""
+    picture = _draw_turn(track, marks, size, _MASKS)
     return palette_png(picture, colors=P.MAIL_COLORS, sample=P.MAIL_SAMPLE)
-
