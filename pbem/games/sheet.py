@@ -35,10 +35,11 @@ MAX_PRESS = 4000  # characters of a PRESS message; the rest is cut
 #: ends with one, or a line that starts with one, is not where the order ends
 CONNECTIVES = frozenset({"ELSE", "OTHERWISE", "AND", "OR", "THEN"})
 #: a wrapped order line is joined from at most this many lines, into at most this many characters
-MAX_PIECES = 16
+MAX_PIECES = 64
 MAX_JOINED = 2000
 #: the characters the game may be asked to read while wrapped lines are joined, per character of
-#: the sheet's lines: each line is read once alone, and a wrapped one again as each piece joins
+#: the sheet's lines: each line is read once alone, and a run of lines that may be one whole,
+#: then shorter until it reads
 JOIN_BUDGET = 8
 
 _TYPOGRAPHY = str.maketrans(
@@ -176,26 +177,30 @@ def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: froz
 
 def _take(lines: Sequence[Line], alone: Sequence[Reading | None], start: int,
           reading: Callable[[str], Reading | None], connectives: frozenset[str]) -> int:
-    """How many lines from `start` make one order line (see `join_wrapped`)."""
-    so_far = alone[start]
-    if so_far not in (Reading.ORDER, Reading.BROKEN):
+    """How many lines from `start` make one order line (see `join_wrapped`). The run of lines
+    that may continue it is read whole first, then shorter: a wrapped line costs one reading."""
+    if alone[start] not in (Reading.ORDER, Reading.BROKEN):
         return 1
-    text, take, end = lines[start].text, 1, start + 1
+    so_far: Reading | None = alone[start]  # the reading of the run so far; None: not read yet
+    text, end = lines[start].text, start + 1
     while end < len(lines) and end - start < MAX_PIECES:
         above, line, kind = lines[end - 1], lines[end], alone[end]
-        tied = _tied(above, line, connectives)
-        if (line.number != above.number + 1 or len(text) + 1 + len(line.text) > MAX_JOINED or kind is None
-                or kind is Reading.ORDER and not (tied or (end == start + 1 and so_far is Reading.BROKEN))
-                or kind is Reading.BROKEN and not (tied or so_far is Reading.BROKEN)):
+        if line.number != above.number + 1 or len(text) + 1 + len(line.text) > MAX_JOINED or kind is None:
             break
-        text = f"{text} {line.text}"
-        so_far = reading(text)
-        if so_far is None:
-            break
-        end += 1
-        if so_far is Reading.ORDER:
-            take = end - start
-    if take == 1 and alone[start] is Reading.BROKEN:
+        if kind is not Reading.OTHER and not _tied(above, line, connectives):
+            # an order of its own, untied, continues only an order line that is incomplete so far
+            so_far = so_far or reading(text)
+            if so_far is not Reading.BROKEN or kind is Reading.ORDER and end > start + 1:
+                break
+        text, so_far, end = f"{text} {line.text}", None, end + 1
+    for take in range(end - start, 1, -1):  # the longest run that reads as an order
+        found = reading(" ".join(line.text for line in lines[start:start + take]))
+        if found is None:
+            return 1
+        if found is Reading.ORDER:
+            return take
+    take = 1
+    if alone[start] is Reading.BROKEN:
         while (start + take < end and alone[start + take] is not Reading.ORDER
                and _tied(lines[start + take - 1], lines[start + take], connectives)):
             take += 1
