@@ -27,7 +27,18 @@ from pbem.config import load_config
 from pbem.games import find_game, games
 from pbem.games.base import Viewer
 from pbem.games.chance import LegacyChance
-from pbem.games.sheet import CONNECTIVES, Accepted, Ignored, Rejected, read_sheet
+from pbem.games.sheet import (
+    CONNECTIVES,
+    JOIN_BUDGET,
+    MAX_JOINED,
+    MAX_LINES,
+    Accepted,
+    Ignored,
+    Reading,
+    Rejected,
+    join_wrapped,
+    read_sheet,
+)
 from pbem.mail.body import body_text
 from pbem.mail.text import extract_orders_text
 from pbem.moderator import Moderator, PlayerSpec
@@ -403,3 +414,42 @@ def test_lines_that_are_orders_of_their_own_stay_apart(moderator: Moderator, kin
     read = engine.read(state, read_sheet(text), seat.seat).echo
     assert read == plain
     assert [e.text for e in read if isinstance(e, Ignored)] == ["And thanks for the game!", "Or so I hope."]
+
+
+def _words_reader(calls: list[str]) -> Callable[[str], Reading]:
+    """A small order language: `DO a`, `DO a ELSE b OR c` (a letter, then a connective and a letter
+    as often as one likes) are orders; any other line starting with DO is an order that cannot be
+    read (cut short, or mistyped); anything else is no order."""
+    def read(text: str) -> Reading:
+        calls.append(text)
+        words = text.split()
+        if words[0] != "DO":
+            return Reading.OTHER
+        rest = words[1:]
+        letters, joins = rest[::2], rest[1::2]
+        readable = len(rest) % 2 == 1 and all(len(w) == 1 and w.islower() for w in letters) and all(
+            w in CONNECTIVES for w in joins)
+        return Reading.ORDER if readable else Reading.BROKEN
+    return read
+
+
+def test_a_command_line_or_a_blank_line_ends_an_order_line() -> None:
+    calls: list[str] = []
+    sheet = read_sheet("DO a ELSE\nSTATUS\nb\nDO c ELSE\n\nd\nDO e ELSE\nf\nAnd thanks!\nDO g\nOR h\n")
+    joined = join_wrapped(sheet, _words_reader(calls))
+    assert [(line.number, line.text) for line in joined.lines] == [
+        (1, "DO a ELSE"), (3, "b"), (4, "DO c ELSE"), (6, "d"), (7, "DO e ELSE f"), (9, "And thanks!"),
+        (10, "DO g OR h")]
+
+
+def test_joining_reads_a_bounded_number_of_characters() -> None:
+    """A sheet of unreadable order lines and tails, every one tied to the next: the reader is
+    asked about no more than JOIN_BUDGET times the sheet's characters, and no word is lost."""
+    calls: list[str] = []
+    text = "\n".join("DO X AND" if i % 2 else "tail OR" for i in range(MAX_LINES))
+    sheet = read_sheet(text)
+    joined = join_wrapped(sheet, _words_reader(calls))
+    size = sum(len(line.text) for line in sheet.lines)
+    assert sum(map(len, calls)) <= JOIN_BUDGET * size + MAX_JOINED
+    assert " ".join(line.text for line in joined.lines) == " ".join(line.text for line in sheet.lines)
+    assert all(len(line.text) <= MAX_JOINED for line in joined.lines)
