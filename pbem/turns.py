@@ -199,7 +199,7 @@ def defaults(t: Turn, sheets: Sheets) -> dict[int, Any]:
     for p in t.players:
         text = sheets.texts[p.name]
         if text is not None:
-            orders[p.seat] = t.engine.parse(t.before, read_sheet(text), p.seat).orders
+            orders[p.seat] = t.engine.read(t.before, read_sheet(text), p.seat).orders
         else:
             default = t.engine.default_orders(t.before, p.seat)
             if default is not None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from pbem.errors import PbemError, UnknownGameError
 from pbem.games.chance import Chance, Draw
-from pbem.games.sheet import Accepted, Echo, Sheet
+from pbem.games.sheet import CONNECTIVES, Accepted, Echo, Line, Reading, Sheet, join_wrapped, reading_of
 
 if TYPE_CHECKING:
     from pbem.games.codec import CaseCodec
@@ -268,6 +268,9 @@ class Game(ABC, Generic[S, Orders, R, V]):
     schema_version: ClassVar[int] = 1
     #: a random game that has not ended after this many turns is a failure (the generic tests)
     max_random_turns: ClassVar[int] = 400
+    #: the words that tie the halves of an order line a mail program wrapped (see `unwrap`):
+    #: English by default; a game whose orders chain with other words names its own
+    connectives: ClassVar[frozenset[str]] = CONNECTIVES
     #: the classes of the state and of a resolution: from the type arguments by default
     state_type: type[S]
     resolution_type: type[R]
@@ -318,6 +321,19 @@ class Game(ABC, Generic[S, Orders, R, V]):
     @abstractmethod
     def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
         """Read the order lines of a sheet written by seat `author`."""
+
+    def unwrap(self, state: S, sheet: Sheet, author: int) -> Sheet:
+        """The sheet with every order line that a mail program wrapped joined again, as this game
+        reads its lines one by one (`pbem.games.sheet.join_wrapped`). Every reading of a player's
+        mail goes through here before `parse`: the acknowledgement, the turn and the archive."""
+        def reading(text: str) -> Reading:
+            return reading_of(self.parse(state, Sheet(lines=(Line(1, text, text),)), author).echo)
+
+        return join_wrapped(sheet, reading, self.connectives)
+
+    def read(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
+        """`parse` of the sheet with its wrapped lines joined (`unwrap`)."""
+        return self.parse(state, self.unwrap(state, sheet, author), author)
 
     def default_orders(self, state: S, seat: int) -> Orders | None:
         """The orders of a seat that sent none (None: the engine applies its own default)."""
@@ -401,6 +417,7 @@ class Game(ABC, Generic[S, Orders, R, V]):
         accepted line (in canonical form, no header line, nothing rejected), and so may everyone
         once the game is over (every hidden value is revealed then); anyone else what
         `public_orders` allows."""
+        sheet = self.unwrap(state, sheet, seat)
         if over or viewer.may_see(seat):
             return self.accepted_orders(state, sheet, seat)
         return self.public_orders(state, sheet, seat, resolutions)

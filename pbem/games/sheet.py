@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import enum
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 #: limits on what one sheet may hold; a line beyond them is rejected with a reason
@@ -29,6 +30,17 @@ ARGUMENT_COMMANDS = {"RESEND": (0, 1), "VACATION": (2, 2)}
 #: `PRESS` takes the rest of the mail (up to the signature) as the message to relay
 PRESS = "PRESS"
 MAX_PRESS = 4000  # characters of a PRESS message; the rest is cut
+
+#: words that tie the halves of an order line a mail program wrapped (any case): a line that
+#: ends with one, or a line that starts with one, is not where the order ends
+CONNECTIVES = frozenset({"ELSE", "OTHERWISE", "AND", "OR", "THEN"})
+#: a wrapped order line is joined from at most this many lines, into at most this many characters
+MAX_PIECES = 64
+MAX_JOINED = 2000
+#: the characters the game may be asked to read while wrapped lines are joined, per character of
+#: the sheet's lines: each line is read once alone, and a run of lines that may be one whole,
+#: then shorter until it reads
+JOIN_BUDGET = 8
 
 _TYPOGRAPHY = str.maketrans(
     {
@@ -105,6 +117,110 @@ class Sheet:
     echo: tuple[Echo, ...] = ()
 
 
+class Reading(enum.Enum):
+    """What a game makes of one line on its own, for joining the lines a mail program wrapped."""
+
+    ORDER = "order"  # an order it understands: taken, or understood but not allowed now
+    BROKEN = "broken"  # an order it cannot read: incomplete, or mistyped
+    OTHER = "other"  # no order at all: a greeting, a sign-off, or the tail of a wrapped line
+
+
+def reading_of(echo: Sequence[Echo]) -> Reading:
+    """What the game's echo of a one-line sheet says of its line."""
+    for e in echo:
+        if isinstance(e, Accepted):
+            return Reading.ORDER
+        if isinstance(e, Rejected):
+            return Reading.BROKEN if e.kind is Rejection.INVALID else Reading.ORDER
+    return Reading.OTHER
+
+
+def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: frozenset[str] = CONNECTIVES) -> Sheet:
+    """The sheet with each order line that a mail program broke in several joined again.
+
+    Gmail's plain text and many other programs break a long line at about 78 characters and
+    mark nothing; read as they come, the first half of a chain is a complete order and its
+    fallbacks are lost. The lines that follow an order line directly (no blank, header or
+    command line between) may continue it: a line that is no order of its own (the game reads
+    nothing in it), a line tied to the one above by a connective (it starts with one, or the
+    line above ends with one), and a line after an order line the game cannot read alone (it is
+    incomplete). Of such a run, the longest that the game reads as an order is joined into one
+    line, numbered as its first. When none reads, an unreadable order line keeps only the pieces
+    tied to it by connectives, so that one rejection shows the whole line; a line that is an
+    order of its own is never joined to the line above without a connective, nor is any line to
+    a header, command or PRESS line. `read` is the game's reading of one line; it is asked for at
+    most `JOIN_BUDGET` times the sheet's characters, so joining stays linear whatever a mail holds.
+    """
+    lines = sheet.lines
+    if len(lines) < 2:
+        return sheet
+    budget = JOIN_BUDGET * sum(len(line.text) for line in lines) + MAX_JOINED
+    known: dict[str, Reading] = {}
+
+    def reading(text: str) -> Reading | None:
+        nonlocal budget
+        found = known.get(text)
+        if found is None and len(text) <= budget:
+            budget -= len(text)
+            found = known[text] = read(text)
+        return found  # None: the budget is spent, nothing more is joined
+
+    alone = [reading(line.text) for line in lines]
+    joined: list[Line] = []
+    i = 0
+    while i < len(lines):
+        take = _take(lines, alone, i, reading, connectives)
+        joined.append(_joined(lines[i:i + take]))
+        i += take
+    return replace(sheet, lines=tuple(joined))
+
+
+def _take(lines: Sequence[Line], alone: Sequence[Reading | None], start: int,
+          reading: Callable[[str], Reading | None], connectives: frozenset[str]) -> int:
+    """How many lines from `start` make one order line (see `join_wrapped`). The run of lines
+    that may continue it is read whole first, then shorter: a wrapped line costs one reading."""
+    if alone[start] not in (Reading.ORDER, Reading.BROKEN):
+        return 1
+    so_far: Reading | None = alone[start]  # the reading of the run so far; None: not read yet
+    text, end = lines[start].text, start + 1
+    while end < len(lines) and end - start < MAX_PIECES:
+        above, line, kind = lines[end - 1], lines[end], alone[end]
+        if line.number != above.number + 1 or len(text) + 1 + len(line.text) > MAX_JOINED or kind is None:
+            break
+        if kind is not Reading.OTHER and not _tied(above, line, connectives):
+            # an order of its own, untied, continues only an order line that is incomplete so far
+            so_far = so_far or reading(text)
+            if so_far is not Reading.BROKEN or kind is Reading.ORDER and end > start + 1:
+                break
+        text, so_far, end = f"{text} {line.text}", None, end + 1
+    for take in range(end - start, 1, -1):  # the longest run that reads as an order
+        found = reading(" ".join(line.text for line in lines[start:start + take]))
+        if found is None:
+            return 1
+        if found is Reading.ORDER:
+            return take
+    take = 1
+    if alone[start] is Reading.BROKEN:
+        while (start + take < end and alone[start + take] is not Reading.ORDER
+               and _tied(lines[start + take - 1], lines[start + take], connectives)):
+            take += 1
+    return take
+
+
+def _tied(above: Line, line: Line, connectives: frozenset[str]) -> bool:
+    """Whether a connective ends the line above or starts the line."""
+    last, first = above.text.rsplit(None, 1)[-1:], line.text.split(None, 1)[:1]
+    return any(word.strip(",;:").upper() in connectives for word in (*last, *first))
+
+
+def _joined(pieces: Sequence[Line]) -> Line:
+    if len(pieces) == 1:
+        return pieces[0]
+    raw = " ".join(piece.raw for piece in pieces)
+    shown = raw if len(raw) <= MAX_SHOWN else raw[:MAX_SHOWN - 1] + "…"
+    return Line(pieces[0].number, shown, " ".join(piece.text for piece in pieces))
+
+
 def normalise(line: str) -> str:
     """Undo what mail does to text: compatibility forms, smart quotes, tabs, comments, trailing dots."""
     line = unicodedata.normalize("NFKC", line).translate(_TYPOGRAPHY)
@@ -116,6 +232,13 @@ def normalise(line: str) -> str:
 
 def _is_signature(stripped: str) -> bool:
     return stripped.startswith("--") and not stripped[2:].strip()
+
+
+def _wrapped_comparison(stripped: str) -> bool:
+    """A line that starts like a quote but is the rest of the game line just above, which a mail
+    program broke before a comparison ("IF SCORE" / "> 40 THEN ..."): `>` or `>=`, a number."""
+    rest = stripped[2:] if stripped.startswith(">=") else stripped[1:]
+    return rest.lstrip(" ")[:1].isdigit()
 
 
 def _header(text: str) -> tuple[str, str] | None:
@@ -171,10 +294,12 @@ def _argument_command(command: str) -> str | None:
 def read_sheet(text: str) -> Sheet:
     """Read the headers and the game's lines of a sheet.
 
-    Quoted lines (`>`) are skipped, everything after a signature line (`--`) is dropped, blank
-    and comment-only lines are passed over. Lines past `MAX_LINES` are rejected with the limit
-    in the reason; a game limits the length of its own lines (a rejected order line may still
-    take its place), and the echo shows at most `MAX_SHOWN` characters of a line.
+    Quoted lines (`>`) are skipped, except a line right after a game line that goes on with a
+    comparison (`> 40 THEN ...`: a mail program broke the line there); everything after a
+    signature line (`--`) is dropped, blank and comment-only lines are passed over. Lines past
+    `MAX_LINES` are rejected with the limit in the reason; a game limits the length of its own
+    lines (a rejected order line may still take its place), and the echo shows at most
+    `MAX_SHOWN` characters of a line.
     """
     headers: dict[str, str] = {}
     commands: list[str] = []
@@ -190,7 +315,7 @@ def read_sheet(text: str) -> Sheet:
                 press.append(raw.rstrip())
             continue
         stripped = raw.replace("\u00a0", " ").strip()
-        if stripped.startswith(">"):
+        if stripped.startswith(">") and not (lines and lines[-1].number == number - 1 and _wrapped_comparison(stripped)):
             continue
         if _is_signature(stripped):
             break

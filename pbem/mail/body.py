@@ -8,6 +8,7 @@ from email.message import Message
 from typing import Final
 
 from pbem.mail import mime
+from pbem.mail.flowed import unflow
 from pbem.mail.headers import raw_header
 from pbem.mail.htmltext import html_to_text
 
@@ -117,6 +118,8 @@ def read_body(msg: Message) -> tuple[str, str | None, bool]:
     for part in plain:
         text, charset = _part_text(part)
         text = mime.normalise_newlines(text)
+        if mime.content_type_param(part, "format").lower() == "flowed":  # soft line breaks (RFC 3676)
+            text = unflow(text, delsp=mime.content_type_param(part, "delsp").lower() == "yes")
         if text.strip():
             return text, charset, False
     for part in html:

@@ -136,6 +136,15 @@ def _is_quoted(line: str) -> bool:
     return _QUOTED_RE.match(line) is not None
 
 
+# A long line of own text that a mail program broke right before a comparison ("... SCORE" /
+# "> 40 THEN ..."): the piece starts like a quote, but a quote follows no own text directly
+_WRAPPED_COMPARISON_RE = re.compile(r">=?[ \t]*\d")
+
+
+def _wraps_own_text(line: str, kept: list[str], dropped: bool) -> bool:
+    return bool(kept) and not dropped and not _is_blank(kept[-1]) and _WRAPPED_COMPARISON_RE.match(line) is not None
+
+
 def _is_blank(line: str) -> bool:
     return not line.strip()
 
@@ -342,7 +351,7 @@ def split_reply(text: str, depth: int = 0) -> tuple[str, bool]:
     own = False  # a non-blank line was kept
     while i < n:
         line = lines[i]
-        if _is_quoted(line):
+        if _is_quoted(line) and not _wraps_own_text(line, kept, dropped):
             dropped = True
             i += 1
             continue
