@@ -3,6 +3,7 @@ typical mistakes a game knows by heart."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -33,19 +34,25 @@ def distance(a: str, b: str, limit: int = MAX_DISTANCE) -> int:
 
 
 def suggest(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) -> str | None:
-    """The vocabulary's word nearest to `word` (case ignored), within `limit` edits and closer than
-    half the word; ties go to the vocabulary's first. None when nothing is near."""
+    """The vocabulary's word nearest to `word` (case ignored): within `limit` edits and closer than
+    half the word (ties go to the vocabulary's first), else the closest by difflib's ratio of at
+    least 0.6 (a word misspelt in more places, or a short form). None when nothing is near."""
     key = word[:MAX_WORD].upper()
     if not key:
         return None
+    words = list(vocabulary)
+    upper = [known[:MAX_WORD].upper() for known in words]
+    if key in upper:
+        return None  # a known word needs no suggestion
     best: tuple[int, str] | None = None
-    for known in vocabulary:
-        if known.upper() == key:
-            return None  # a known word needs no suggestion
-        d = distance(key, known[:MAX_WORD].upper(), limit)
-        if d <= limit and 2 * d < max(len(key), len(known)) and (best is None or d < best[0]):
+    for known, up in zip(words, upper, strict=True):
+        d = distance(key, up, limit)
+        if d <= limit and 2 * d < max(len(key), len(up)) and (best is None or d < best[0]):
             best = (d, known)
-    return None if best is None else best[1]
+    if best is not None:
+        return best[1]
+    close = difflib.get_close_matches(key, upper, n=1, cutoff=0.6)
+    return words[upper.index(close[0])] if close else None
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) -> str:
