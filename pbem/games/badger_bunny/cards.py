@@ -7,6 +7,8 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
+from pbem.orders import ErrorKind, OrderError
+
 SUITS = ("MOONS", "SUNS", "WAVES", "LEAVES", "WYRMS", "KNOTS")
 _SINGULAR = {"MOON": "MOONS", "SUN": "SUNS", "WAVE": "WAVES", "LEAF": "LEAVES", "WYRM": "WYRMS", "KNOT": "KNOTS"}
 #: the longest card word read at all (the longest name is 20 characters)
@@ -147,14 +149,17 @@ def card(token: str) -> Card:
     return BY_TOKEN[token]
 
 
-class CardError(Exception):
-    """A card name that names no card, or more than one, or one not in the deck in use."""
+class CardError(OrderError):
+    """A card name that names no card, or more than one, or one not in the deck in use (the
+    reader of the order line sets the column)."""
 
     def __init__(self, reason: str, *, ambiguous: bool = False, illegal: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.ambiguous = ambiguous
-        self.illegal = illegal
+        kind = ErrorKind.AMBIGUOUS if ambiguous else ErrorKind.ILLEGAL if illegal else ErrorKind.INVALID
+        super().__init__(1, reason, kind)
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.kind is ErrorKind.AMBIGUOUS
 
 
 def _name_key(name: str) -> str:

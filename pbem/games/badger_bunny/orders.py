@@ -12,23 +12,12 @@ from dataclasses import dataclass
 
 from pbem.games.badger_bunny.cards import Card, CardError, Deck, Rank, parse_card, parse_rank
 from pbem.games.sheet import Line, Rejection
+from pbem.orders import And, Brackets, Cmp, Lexicon, Not, Or, OrderError, Token, all_of, any_of, condition_text, tokenize
 
 MAX_LINE = 600  # characters of one order line
 ORDER_WORDS = ("PLAY", "PASS", "IF", "DEFAULT")
 KEYWORDS = frozenset({"PLAY", "PASS", "IF", "THEN", "ELSE", "DEFAULT", "LOWEST", "AND", "OR", "NOT", "I", "LEAD",
                       "OPPONENT", "PASSED", "PASSES", "SERIES", "IS", "LAST", "RANK", "HAND", "DECK", "HOLD"})
-
-
-class Cmp(enum.Enum):
-    EQ = "="
-    NE = "!="
-    LT = "<"
-    LE = "<="
-    GT = ">"
-    GE = ">="
-
-    def holds(self, a: int, b: int) -> bool:
-        return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.value]
 
 
 class SetType(enum.Enum):
@@ -74,22 +63,9 @@ class Hold:
     card: Card
 
 
-@dataclass(frozen=True)
-class Not:
-    inner: Condition
-
-
-@dataclass(frozen=True)
-class All:
-    parts: tuple[Condition, ...]
-
-
-@dataclass(frozen=True)
-class Any_:
-    parts: tuple[Condition, ...]
-
-
-Condition = Lead | OpponentPassed | SeriesIs | LastRank | Count | Hold | Not | All | Any_
+#: the badger's own tests: what the conditions of the toolkit's tree are made of
+Atom = Lead | OpponentPassed | SeriesIs | LastRank | Count | Hold
+Condition = Atom | Not[Atom] | And[Atom] | Or[Atom]
 
 
 @dataclass(frozen=True)
@@ -141,51 +117,20 @@ class BadgerOrders:
     notes: tuple[str, ...] = ()
 
 
-class OrderError(Exception):
-    def __init__(self, column: int, reason: str, kind: Rejection = Rejection.INVALID) -> None:
-        super().__init__(reason)
-        self.column = column
-        self.reason = reason
-        self.kind = kind
+#: a word is letters, digits, '-' and '_'; a lone '!' and any other stray character are errors
+LEXICON = Lexicon(word_chars="-_", signs=("<=", ">=", "!=", "<", ">", "=", "!"), aliases={},
+                  refused={"!": "'!' must be followed by '=' (write != for 'is not')"}, punctuation="(),:",
+                  strict=True)
+Tok = Token
 
 
-@dataclass(frozen=True)
-class Tok:
-    text: str  # upper case for words
-    column: int  # 1-based
-
-
-def tokenize(text: str) -> list[Tok]:
+def tokenize_line(text: str) -> list[Token]:
     """Words, numbers, operators, brackets, commas and colons, each with its column."""
-    out: list[Tok] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == " ":
-            i += 1
-        elif ch.isalnum() or ch in "-_":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "-_"):
-                j += 1
-            out.append(Tok(text[i:j].upper(), i + 1))
-            i = j
-        elif ch in "<>!=":
-            j = i + 2 if i + 1 < n and text[i + 1] == "=" and ch != "=" else i + 1
-            op = text[i:j]
-            if op == "!":
-                raise OrderError(i + 1, "'!' must be followed by '=' (write != for 'is not')")
-            out.append(Tok(op, i + 1))
-            i = j
-        elif ch in "(),:":
-            out.append(Tok(ch, i + 1))
-            i += 1
-        else:
-            raise OrderError(i + 1, f"{ch!r} has no meaning in an order line")
-    return out
+    return tokenize(text, LEXICON)
 
 
 class _Parser:
-    def __init__(self, toks: list[Tok], deck: Deck, end: int) -> None:
+    def __init__(self, toks: list[Token], deck: Deck, end: int) -> None:
         self.toks = toks
         self.i = 0
         self.deck = deck
@@ -244,9 +189,7 @@ class _Parser:
                 try:
                     c = parse_card(tok.text, self.deck)
                 except CardError as err:
-                    kind = Rejection.AMBIGUOUS if err.ambiguous else Rejection.ILLEGAL if err.illegal \
-                        else Rejection.INVALID
-                    raise OrderError(tok.column, err.reason, kind) from None
+                    raise OrderError(tok.column, err.reason, err.kind) from None
                 if c in cards:
                     raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")
                 cards.append(c)
@@ -261,13 +204,13 @@ class _Parser:
         parts = [self.term()]
         while self.take("OR"):
             parts.append(self.term())
-        return parts[0] if len(parts) == 1 else Any_(tuple(parts))
+        return any_of(parts)
 
     def term(self) -> Condition:
         parts = [self.factor()]
         while self.take("AND"):
             parts.append(self.factor())
-        return parts[0] if len(parts) == 1 else All(tuple(parts))
+        return all_of(parts)
 
     def factor(self) -> Condition:
         nots = 0
@@ -287,15 +230,15 @@ class _Parser:
         else:
             out = self.atom()
         for _ in range(nots):
-            out = Not(out)
+            out = Not[Atom](out)
         return out
 
     def cmp(self) -> Cmp:
         tok = self.peek()
-        for c in Cmp:
-            if tok == c.value:
-                self.i += 1
-                return c
+        found = Cmp.of(tok)
+        if found is not None:
+            self.i += 1
+            return found
         raise OrderError(self.col(), f"expected a comparison (= != < <= > >=), found {tok!r}")
 
     def number(self) -> int:
@@ -358,7 +301,8 @@ class _Parser:
                               f"OPPONENT HAND, I HOLD), found {got}")
 
 
-def _cond_text(c: Condition, top: bool = True) -> str:
+def _atom_text(c: object) -> str:
+    """One test in canonical words (typed `object`: mypy reads the tree's atom type as such)."""
     if isinstance(c, Lead):
         return "I LEAD"
     if isinstance(c, OpponentPassed):
@@ -369,15 +313,13 @@ def _cond_text(c: Condition, top: bool = True) -> str:
         return f"LAST RANK {c.cmp.value} {c.rank.value}"
     if isinstance(c, Count):
         return f"{'OPPONENT ' if c.opponent else ''}{c.what.upper()} {c.cmp.value} {c.n}"
-    if isinstance(c, Hold):
-        return f"I HOLD {c.card.token}"
-    if isinstance(c, Not):
-        return f"NOT {_cond_text(c.inner, False)}"
-    if isinstance(c, All):
-        text = " AND ".join(_cond_text(p, False) for p in c.parts)
-        return text if top else f"({text})"
-    text = " OR ".join(_cond_text(p, False) for p in c.parts)
-    return text if top else f"({text})"
+    assert isinstance(c, Hold)
+    return f"I HOLD {c.card.token}"
+
+
+def condition_words(c: Condition) -> str:
+    """A condition in canonical words: every nested AND and OR in brackets."""
+    return condition_text(c, _atom_text, Brackets.NESTED)
 
 
 def action_text(a: Action) -> str:
@@ -390,7 +332,7 @@ def action_text(a: Action) -> str:
 
 def _alt_text(a: Alternative) -> str:
     act = action_text(a.action)
-    return act if a.condition is None else f"IF {_cond_text(a.condition)} THEN {act}"
+    return act if a.condition is None else f"IF {condition_words(a.condition)} THEN {act}"
 
 
 @dataclass(frozen=True)
@@ -413,7 +355,7 @@ def read_line(text: str, deck: Deck) -> LineReading:
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
     try:
-        toks = tokenize(text)
+        toks = tokenize_line(text)
         if len(toks) > 1 and toks[1].text == ":":
             del toks[1]
         if kind == "default":
