@@ -39,6 +39,7 @@ from pbem.games.hare_tortoise.orders.model import (
     hare_text,
 )
 from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
+from pbem.orders import OrderError, caret
 
 HIGHEST_SQUARE = 64
 
@@ -92,36 +93,25 @@ _NICE_TERMINALS = {
 _ACTION_WORDS = {"TO", "HOME", "ADVANCE", "NEXT", "BACK", "STAY", "EAT"}
 
 
-_ONE_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" action  -> conditional
-           | action                        -> unconditional"""
-# two-player: each action names its runner; a missing name is rejected in words, not by the grammar
-_TWO_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" [NAME] action  -> conditional_runner
-           | [NAME] action                        -> unconditional_runner"""
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 
-@lru_cache(maxsize=4)
-def _lark(positions: bool = False, two: bool = False) -> Lark:
-    """The parser; with `positions`, every tree node knows its column (a third slower, so only
-    used to say where a line exceeds a limit); with `two`, the two-player form (a runner name
-    before each action)."""
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    if two:
-        assert _ONE_RUNNER_ALTERNATIVE in grammar
-        grammar = grammar.replace(_ONE_RUNNER_ALTERNATIVE, _TWO_RUNNER_ALTERNATIVE)
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=positions)
+@lru_cache(maxsize=2)
+def _lark(positions: bool = False) -> Lark:
+    """The parser of both forms of the language (start rule `start`, or `start_two` for the
+    two-player form, a runner's name before each action); with `positions`, every tree node knows
+    its column (a third slower, so only used to say where a line exceeds a limit)."""
+    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                propagate_positions=positions, start=["start", "start_two"])
 
 
-class OrderLineError(Exception):
-    """An order line rejected: where (1-based column), why in plain words, and which kind of error."""
-
-    def __init__(self, column: int, reason: str, kind: RejectionKind = RejectionKind.INVALID) -> None:
-        super().__init__(reason)
-        self.column = column
-        self.reason = reason
-        self.kind = kind
+def _start(two: bool) -> str:
+    return "start_two" if two else "start"
 
 
-_LineError = OrderLineError
+#: the order error of the toolkit, under the name this package's callers know it by
+OrderLineError = OrderError
+_LineError = OrderError
 
 
 def _square(tok: Token) -> int:
@@ -152,6 +142,9 @@ class _Build(Transformer[Token, object]):
 
     # lines -----------------------------------------------------------------
     def start(self, line: object) -> object:
+        return line
+
+    def start_two(self, line: object) -> object:
         return line
 
     def move_line(self, number: Token | None, chain: Chain) -> tuple[str, int | None, Chain]:
@@ -324,8 +317,7 @@ class _Build(Transformer[Token, object]):
         return Action(ActionKind.EAT)
 
 
-def _caret(text: str, column: int) -> str:
-    return f"{text}\n{' ' * (column - 1)}^"
+_caret = caret
 
 
 def _describe(expected: set[str]) -> str:
@@ -515,11 +507,11 @@ def _parse_order_line(text: str, players: Sequence[str], limits: OrderLimits, tw
     lowered = text.translate(_ASCII_LOWER)
     try:
         two_form = two is not None
-        tree = _lark(two=two_form).parse(lowered)
+        tree = _lark().parse(lowered, start=_start(two_form))
         try:
             _check_limits(tree, limits)
         except _LineError:
-            _check_limits(_lark(positions=True, two=two_form).parse(lowered), limits)  # the same error, with its column
+            _check_limits(_lark(positions=True).parse(lowered, start=_start(two_form)), limits)  # the same error, with its column
             raise
         if two is not None:
             two = replace(two, column=_missing_runner_column(lowered))
