@@ -232,6 +232,8 @@ class BadgerCases(CaseCodec):
         for key, attr in (("EXPECT-WINNER", "expect_winner"), ("EXPECT-CHAMPION", "expect_champion")):
             if key in given:
                 line, words = given[key]
+                if key == "EXPECT-CHAMPION" and not out.state.tournament:
+                    raise CaseFormatError(path, line, "EXPECT-CHAMPION is for MODE tournament only")
                 allowed = (*case.seats, "none") + (("draw",) if key == "EXPECT-WINNER" else ())
                 if len(words) != 1 or words[0] not in allowed:
                     raise CaseFormatError(path, line, f"{key} takes {', '.join(allowed)}")
