@@ -25,14 +25,17 @@ from pbem.orders import (
     Cmp,
     ErrorKind,
     Lexicon,
+    Mistake,
     Not,
     Or,
     OrderError,
     Token,
+    TokenKind,
     all_of,
     any_of,
     condition_text,
     holds,
+    known_mistake,
     suggest,
     tokenize,
 )
@@ -174,6 +177,34 @@ def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
     return f" (did you mean {close}?)" if close else ""
 
 
+_VOCABULARY = tuple(sorted(KEYWORDS))
+
+
+def _unknown(t: Token, expected: tuple[str, ...]) -> str:
+    """' (did you mean X?)' for a word the language does not know: the expected words first."""
+    if t.kind is not TokenKind.WORD or t.text in KEYWORDS:
+        return ""
+    return did_you_mean(t.text, (*expected, *_VOCABULARY))
+
+
+_ANIMAL_WORDS = tuple(ANIMAL_WORDS)
+#: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
+#: reader's "expected ..." when a line with one of them is not understood
+MISTAKES = (
+    *(Mistake(("PLAY", animal), f"PLAY takes the number of cards first: PLAY 1 {animal}") for animal in _ANIMAL_WORDS),
+    *(Mistake((word, animal), f"a condition counts cards in your HAND or on the TABLE: HAND {animal} >= 1")
+      for word in ("IF", "AND", "OR", "NOT") for animal in _ANIMAL_WORDS),
+    Mistake(("OR", "PLAY"), "between alternatives write ELSE; OR joins conditions"),
+    Mistake(("AND", "PLAY"), "one line plays once; between alternatives write ELSE"),
+    *(Mistake(("PLAY", "#", animal, "AND"), "a card turn plays cards of one animal: give the other its own PLAY line")
+      for animal in _ANIMAL_WORDS),
+    *(Mistake(("PLAY", word), "write the number of cards in digits: PLAY 2 FOX")
+      for word in ("ONE", "TWO", "THREE", "FOUR", "A", "AN")),
+    Mistake(("THEN", "#"), "THEN is followed by PLAY: IF TABLE FOX >= 2 THEN PLAY 1 LAMB"),
+    Mistake(("ELSE", "#"), "ELSE is followed by PLAY or IF: PLAY 2 FOX ELSE PLAY 1 LAMB"),
+)
+
+
 _ANIMAL_CHOICES = tuple(ANIMAL_WORDS)
 
 
@@ -212,7 +243,7 @@ class _Reader:
         if t.text != word:
             if t.text == ":":
                 raise OrderError(t.column, "a colon may only follow the first word of a line")
-            raise OrderError(t.column, f"expected {what}, not {t.text!r}")
+            raise OrderError(t.column, f"expected {what}, not {t.text!r}{_unknown(t, (word,))}")
         self.i += 1
 
     def number(self, what: str) -> int:
@@ -220,7 +251,7 @@ class _Reader:
         if t is None:
             raise OrderError(self.end, f"the line ends where {what} (a whole number) should come")
         if not t.text.isdigit():
-            raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}")
+            raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}{_unknown(t, ())}")
         self.i += 1
         if len(t.text) > 9:
             raise OrderError(t.column, f"{t.text} is too large for {what}")
@@ -260,7 +291,7 @@ class _Reader:
         if t is not None:
             if t.text == ":":
                 raise OrderError(t.column, "a colon may only follow the first word of a line")
-            raise OrderError(t.column, f"expected ELSE or the end of the line, not {t.text!r}")
+            raise OrderError(t.column, f"expected ELSE or the end of the line, not {t.text!r}{_unknown(t, ('ELSE',))}")
         return Chain(tuple(alternatives))
 
     def alternative(self) -> Alternative:
@@ -382,7 +413,13 @@ def read_chain(text: str, *, apprentice: bool, skip_first: bool) -> Chain:
     _no_colon(toks)
     if not toks:
         raise OrderError(len(text) + 1, "the line holds no play: write e.g. DEFAULT PLAY 1 TORTOISE")
-    return _Reader(toks, len(text) + 1, apprentice).chain()
+    try:
+        return _Reader(toks, len(text) + 1, apprentice).chain()
+    except OrderError as err:
+        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is ErrorKind.INVALID else None
+        if hint is None:
+            raise
+        raise OrderError(err.column, hint) from None
 
 
 def read_bet(text: str, *, apprentice: bool) -> int:
