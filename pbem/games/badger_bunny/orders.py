@@ -12,7 +12,23 @@ from dataclasses import dataclass
 
 from pbem.games.badger_bunny.cards import Card, CardError, Deck, Rank, parse_card, parse_rank
 from pbem.games.sheet import Line, Rejection
-from pbem.orders import And, Brackets, Cmp, Lexicon, Not, Or, OrderError, Token, all_of, any_of, condition_text, tokenize
+from pbem.orders import (
+    And,
+    Brackets,
+    Cmp,
+    Lexicon,
+    Mistake,
+    Not,
+    Or,
+    OrderError,
+    Token,
+    all_of,
+    any_of,
+    condition_text,
+    known_mistake,
+    suggest,
+    tokenize,
+)
 
 MAX_LINE = 600  # characters of one order line
 ORDER_WORDS = ("PLAY", "PASS", "IF", "DEFAULT")
@@ -129,6 +145,31 @@ def tokenize_line(text: str) -> list[Token]:
     return tokenize(text, LEXICON)
 
 
+_VOCABULARY = tuple(sorted(KEYWORDS))
+
+
+def _near(word: str, expected: tuple[str, ...]) -> str:
+    """'; did you mean X?' for a word the language does not know: the expected words first."""
+    if not word or not word[0].isalpha() or word in expected:
+        return ""
+    found = suggest(word, expected if word in KEYWORDS else (*expected, *_VOCABULARY))
+    return f"; did you mean {found}?" if found else ""
+
+
+#: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
+#: reader's "expected ..." when a line with one of them is not understood
+MISTAKES = (
+    Mistake(("SERIES", "="), "write SERIES IS SINGLE (or MULTIPLE, STRAIGHT)"),
+    Mistake(("SERIES", "!="), "write SERIES IS NOT SINGLE (or MULTIPLE, STRAIGHT)"),
+    Mistake(("I", "HAVE"), "write I HOLD and the card: I HOLD 6-MOONS"),
+    Mistake(("LAST", "RANK", "IS"), "LAST RANK compares with a rank: LAST RANK >= 7"),
+    Mistake(("LAST", "IS"), "write LAST RANK and a comparison: LAST RANK >= 7"),
+    Mistake(("PLAY", "HIGHEST"), "there is no PLAY HIGHEST: name the cards, or PLAY LOWEST"),
+    Mistake(("PLAY", "ANY"), "name the cards to play, or PLAY LOWEST"),
+    Mistake(("THEN", "IF"), "after THEN comes PLAY or PASS; between alternatives write ELSE"),
+)
+
+
 class _Parser:
     def __init__(self, toks: list[Token], deck: Deck, end: int) -> None:
         self.toks = toks
@@ -153,7 +194,7 @@ class _Parser:
     def expect(self, word: str, what: str) -> None:
         if not self.take(word):
             got = f"{self.peek()!r}" if self.peek() else "the end of the line"
-            raise OrderError(self.col(), f"expected {what}, found {got}")
+            raise OrderError(self.col(), f"expected {what}, found {got}{_near(self.peek(), (word,))}")
 
     def chain(self) -> Chain:
         alts = [self.alternative()]
@@ -162,7 +203,8 @@ class _Parser:
         if self.i < len(self.toks):
             if self.peek() == ":":
                 raise OrderError(self.col(), "a colon may only follow the first word of a line")
-            raise OrderError(self.col(), f"expected ELSE or the end of the line, found {self.peek()!r}")
+            raise OrderError(self.col(), f"expected ELSE or the end of the line, found {self.peek()!r}"
+                                         f"{_near(self.peek(), ('ELSE',))}")
         return Chain(tuple(alts), " ELSE ".join(_alt_text(a) for a in alts))
 
     def alternative(self) -> Alternative:
@@ -184,11 +226,17 @@ class _Parser:
                     self.i += 1
                     continue
                 tok = self.toks[self.i]
+                if tok.text in ("AND", "OR", "THEN", "IF"):
+                    raise OrderError(tok.column, f"{tok.text} is not a card: list a set's cards with spaces "
+                                                 "(PLAY 6-MOONS 7-MOONS), and join alternatives with ELSE")
                 if tok.text in "(),:" or tok.text[0] in "<>!=":
                     raise OrderError(tok.column, f"expected a card, found {tok.text!r}")
                 try:
                     c = parse_card(tok.text, self.deck)
                 except CardError as err:
+                    keyword = suggest(tok.text, ("LOWEST", "ELSE")) if not cards else None
+                    if keyword is not None and err.kind is Rejection.INVALID:
+                        raise OrderError(tok.column, f"{tok.text!r} is not a card; did you mean {keyword}?") from None
                     raise OrderError(tok.column, err.reason, err.kind) from None
                 if c in cards:
                     raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")
@@ -198,7 +246,8 @@ class _Parser:
                 raise OrderError(self.col(), "PLAY needs at least one card (or LOWEST)")
             return Play(tuple(cards))
         got = f"{self.peek()!r}" if self.peek() else "the end of the line"
-        raise OrderError(self.col(), f"expected PLAY, PLAY LOWEST or PASS, found {got}")
+        raise OrderError(self.col(), f"expected PLAY, PLAY LOWEST or PASS, found {got}"
+                                     f"{_near(self.peek(), ('PLAY', 'PASS'))}")
 
     def condition(self) -> Condition:
         parts = [self.term()]
@@ -264,14 +313,15 @@ class _Parser:
                                      Rejection.AMBIGUOUS if err.ambiguous else Rejection.INVALID) from None
                 self.i += 1
                 return Hold(c)
-            raise OrderError(self.col(), "expected LEAD or HOLD after I")
+            raise OrderError(self.col(), f"expected LEAD or HOLD after I{_near(self.peek(), ('LEAD', 'HOLD'))}")
         if self.take("OPPONENT"):
             if self.take("PASSED") or self.take("PASSES"):
                 return OpponentPassed()
             for what in ("HAND", "DECK"):
                 if self.take(what):
                     return Count(what.lower(), True, self.cmp(), self.number())
-            raise OrderError(self.col(), "expected PASSED, HAND or DECK after OPPONENT")
+            raise OrderError(self.col(), "expected PASSED, HAND or DECK after OPPONENT"
+                                         f"{_near(self.peek(), ('PASSED', 'HAND', 'DECK'))}")
         for what in ("HAND", "DECK"):
             if self.take(what):
                 return Count(what.lower(), False, self.cmp(), self.number())
@@ -281,7 +331,8 @@ class _Parser:
             word = self.peek().rstrip("S") if self.peek() != "MULTIPLES" else "MULTIPLE"
             word = {"SINGLE": "single", "MULTIPLE": "multiple", "STRAIGHT": "straight"}.get(word, "")
             if not word:
-                raise OrderError(self.col(), f"expected SINGLE, MULTIPLE or STRAIGHT, found {self.peek()!r}")
+                raise OrderError(self.col(), f"expected SINGLE, MULTIPLE or STRAIGHT, found {self.peek()!r}"
+                                             f"{_near(self.peek(), ('SINGLE', 'MULTIPLE', 'STRAIGHT'))}")
             self.i += 1
             return SeriesIs(SetType(word), negated)
         if self.take("LAST"):
@@ -298,7 +349,8 @@ class _Parser:
             return LastRank(how, rank)
         got = f"{self.peek()!r}" if self.peek() else "the end of the line"
         raise OrderError(col, f"expected a condition (I LEAD, OPPONENT PASSED, SERIES IS, LAST RANK, HAND, DECK, "
-                              f"OPPONENT HAND, I HOLD), found {got}")
+                              f"OPPONENT HAND, I HOLD), found {got}"
+                              f"{_near(self.peek(), ('OPPONENT', 'SERIES', 'LAST', 'HAND', 'DECK', 'NOT'))}")
 
 
 def _atom_text(c: object) -> str:
@@ -354,6 +406,7 @@ def read_line(text: str, deck: Deck) -> LineReading:
     kind = "default" if first == "DEFAULT" else "turn"
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
+    toks: list[Token] = []
     try:
         toks = tokenize_line(text)
         if len(toks) > 1 and toks[1].text == ":":
@@ -365,7 +418,8 @@ def read_line(text: str, deck: Deck) -> LineReading:
             raise OrderError(colon.column, "a colon may only follow the first word of a line")
         chain = _Parser(toks, deck, len(text) + 1).chain()
     except OrderError as err:
-        return LineReading(kind, None, error=err)
+        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is Rejection.INVALID and toks else None
+        return LineReading(kind, None, error=err if hint is None else OrderError(err.column, hint))
     return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
 
 
