@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from pbem.orders import ErrorKind, OrderError
+from pbem.orders import ErrorKind, OrderError, suggest
 
 SUITS = ("MOONS", "SUNS", "WAVES", "LEAVES", "WYRMS", "KNOTS")
 _SINGULAR = {"MOON": "MOONS", "SUN": "SUNS", "WAVE": "WAVES", "LEAF": "LEAVES", "WYRM": "WYRMS", "KNOT": "KNOTS"}
@@ -177,7 +177,25 @@ def _suit(word: str) -> str | None:
     return _SINGULAR.get(word)
 
 
+_RANK_WORDS = ("ACE", "PAWN", "COURT", "CROWN", "EXCUSE")
+
+
+def _part_fixed(key: str) -> str | None:
+    """The card name with each misspelt part (a rank word or a suit, singular or plural) spelt
+    right, when that makes a card's name: 8-LEAFF is 8-LEAF, CRWON-SUNS is CROWN-SUNS."""
+    parts = key.split("-")
+    fixed = []
+    for i, part in enumerate(parts):
+        known = (RANK_WORDS if i == 0 else (*SUITS, *_SINGULAR))
+        fixed.append(part if part in known else suggest(part, _RANK_WORDS if i == 0 else (*SUITS, *_SINGULAR)) or "")
+    name = "-".join(fixed)
+    return name if all(fixed) and name != key else None
+
+
 def _suggest(word: str) -> str:
+    fixed = _part_fixed(word)
+    if fixed is not None:
+        return f"; did you mean {fixed}?"
     words = [*BY_TOKEN, *NAMES]
     close = difflib.get_close_matches(word, words, n=2, cutoff=0.6)
     return f"; did you mean {' or '.join(close)}?" if close else ""

@@ -257,7 +257,7 @@ class _Reader:
             raise OrderError(t.column, f"{t.text} is too large for {what}")
         return int(t.text)
 
-    def animal(self) -> int:
+    def animal(self, *, or_howl: bool = False) -> int:
         t = self.peek()
         if t is None:
             raise OrderError(self.end, "the line ends where an animal (HARE, TORTOISE, WOLF, FOX or LAMB) should come")
@@ -266,7 +266,7 @@ class _Reader:
             if t.text == "HOWL":
                 raise OrderError(t.column, "HOWL is not an animal here; write PLAY 2 WOLF WITH HOWL for a howl card")
             raise OrderError(t.column, f"{t.text!r} is not an animal: write HARE, TORTOISE, WOLF, FOX or LAMB"
-                             + did_you_mean(t.text, _ANIMAL_CHOICES))
+                             + did_you_mean(t.text, (*_ANIMAL_CHOICES, "HOWL") if or_howl else _ANIMAL_CHOICES))
         self.i += 1
         return found
 
@@ -276,7 +276,7 @@ class _Reader:
             self.no_howl_in_apprentice(t)
             self.i += 1
             return KIND_HOWL
-        return self.animal()
+        return self.animal(or_howl=True)
 
     def no_howl_in_apprentice(self, t: Token) -> None:
         if self.apprentice:

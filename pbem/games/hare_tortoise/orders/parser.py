@@ -357,7 +357,7 @@ MISTAKES = (
     Mistake(("CARROTS", "IS"), "CARROTS compares with a number: IF CARROTS >= 20 THEN ..."),
     Mistake(("RANK", "IS"), "RANK compares with a number: IF RANK = 1 THEN ..."),
     *(Mistake((*move, "THEN"), "THEN follows a condition (IF ... THEN); between alternatives write ELSE")
-      for move in (("NEXT",), ("EAT",), ("HOME",), ("STAY",), ("BACK",), ("TO", "#"), ("ADVANCE", "#"), ("BACK", "#"))),
+      for move in (("NEXT",), ("EAT",), ("STAY",), ("BACK",), ("TO", "#"), ("ADVANCE", "#"), ("BACK", "#"))),
 )
 _LEXICON = Lexicon(word_chars="")
 
