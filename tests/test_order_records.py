@@ -8,7 +8,7 @@ from typing import Any
 from pbem.games import find_game
 from pbem.games.badger_bunny.events import Event as BadgerEvent
 from pbem.games.badger_bunny.events import Kind as BadgerKind
-from pbem.games.badger_bunny.events import Refusal, Tried, Why
+from pbem.games.badger_bunny.events import LineKind, Refusal, Tried, Used, Why
 from pbem.games.card_race.resolution import Event, Kind, LineUsed, NotAllowed, Source
 from pbem.games.card_race.resolution import Refusal as CardRefusal
 from pbem.games.card_race.resolution import Tried as CardTried
@@ -63,11 +63,12 @@ BADGER_LINES = [
 
 def test_a_badger_turn_keeps_what_it_tried_as_records_told_in_words() -> None:
     game = find_game("badger")
-    event = BadgerEvent(BadgerKind.PASS, 0, "Ann", "Ann passes", forced=False, line="turn line 1 (line 3)", tried=(
+    event = BadgerEvent(BadgerKind.PASS, 0, "Ann", "Ann passes", forced=False, used=Used(LineKind.TURN_LINE, 1, 3), tried=(
         Tried("PLAY 5M", Outcome.CONDITION_FALSE),
         Tried("PLAY 6M 7M", Outcome.NOT_ALLOWED, Refusal(Why.TOO_LOW, words=("7", "8"))),
         Tried("PLAY LOWEST", Outcome.NOT_ALLOWED, Refusal(Why.NO_SINGLE))))
     stored = game.resolution_to_json(event)
+    assert stored["used"] == {"kind": "turn line", "index": 1, "line": 3}
     assert stored["tried"][1] == {"action": "PLAY 6M 7M", "outcome": "not allowed",
                                   "reason": {"why": "too low", "cards": [], "words": ["7", "8"]}}
     assert game.resolution_from_json(stored) == event
@@ -82,8 +83,9 @@ def test_a_badger_turn_stored_with_words_still_reads_the_same() -> None:
         Tried("PLAY LOWEST", Outcome.NOT_ALLOWED, Refusal(Why.NO_SINGLE))))
     old = game.resolution_to_json(event)
     old["tried"] = [line.removeprefix("  tried ") for line in BADGER_LINES[2:]]
+    assert "used" not in old  # stored before: `line` in words, no `used`
     decoded = game.resolution_from_json(old)
-    assert decoded.tried == tuple(old["tried"])
+    assert decoded.tried == tuple(old["tried"]) and decoded.used is None
     assert game.presenter.resolution_lines(decoded, private=True) == BADGER_LINES
 
 
