@@ -22,6 +22,7 @@ from pbem.orders import (
     Or,
     OrderError,
     Token,
+    TokenKind,
     all_of,
     any_of,
     condition_text,
@@ -137,7 +138,6 @@ class BadgerOrders:
 LEXICON = Lexicon(word_chars="-_", signs=("<=", ">=", "!=", "<", ">", "=", "!"), aliases={},
                   refused={"!": "'!' must be followed by '=' (write != for 'is not')"}, punctuation="(),:",
                   strict=True)
-Tok = Token
 
 
 def tokenize_line(text: str) -> list[Token]:
@@ -418,7 +418,8 @@ def read_line(text: str, deck: Deck) -> LineReading:
             raise OrderError(colon.column, "a colon may only follow the first word of a line")
         chain = _Parser(toks, deck, len(text) + 1).chain()
     except OrderError as err:
-        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is Rejection.INVALID and toks else None
+        words = [t.text for t in toks if t.kind is not TokenKind.PUNCT]
+        hint = known_mistake(words, MISTAKES) if err.kind is Rejection.INVALID else None
         return LineReading(kind, None, error=err if hint is None else OrderError(err.column, hint))
     return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
 

@@ -349,7 +349,7 @@ MISTAKES = (
     Mistake(("IS", "NOT", "EMPTY"), "a square is FREE or OCCUPIED: write SQUARE 5 IS OCCUPIED"),
     Mistake(("ON", "SQUARE"), "IS ON takes the square's number alone: write ANN IS ON 5"),
     Mistake(("GO", "TO"), "write TO 5 (TO is the whole move; there is no GO)"),
-    Mistake(("MOVE", "TO"), "write MOVE: TO 5 (the colon after MOVE, or nothing)"),
+    Mistake(("MOVE", "MOVE"), "write MOVE once, at the start of the line: MOVE: TO 5"),
     Mistake(("AM", "1ST"), "write I AM FIRST (or I AM LAST; for other places, RANK = 2)"),
     Mistake(("AM", "#"), "write I AM FIRST or I AM LAST; for another place, RANK = 2"),
     Mistake(("HARE", "YES"), "a HARE line names the choice itself: HARE: TAKE"),
@@ -364,7 +364,7 @@ _LEXICON = Lexicon(word_chars="")
 
 def _words(text: str) -> list[str]:
     try:
-        return [t.text for t in tokenize(text, _LEXICON)]
+        return [t.text for t in tokenize(text, _LEXICON) if t.kind is not TokenKind.PUNCT]
     except OrderError:
         return []
 
