@@ -27,6 +27,7 @@ from pbem.orders import (
     any_of,
     condition_text,
     known_mistake,
+    misspelt_line_word,
     suggest,
     tokenize,
 )
@@ -402,7 +403,11 @@ def read_line(text: str, deck: Deck) -> LineReading:
     stripped = text[:MAX_LINE + 1]
     first = stripped.split(" ", 1)[0].split(":", 1)[0].upper()
     if first not in ORDER_WORDS:
-        return LineReading("ignored", None)
+        misspelt = misspelt_line_word(stripped, ORDER_WORDS, lambda fixed: _reads(fixed, deck))
+        if misspelt is None:
+            return LineReading("ignored", None)
+        kind = "default" if misspelt.meant == "DEFAULT" else "turn"
+        return LineReading(kind, None, error=OrderError(misspelt.column, misspelt.reason()))
     kind = "default" if first == "DEFAULT" else "turn"
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
@@ -422,6 +427,12 @@ def read_line(text: str, deck: Deck) -> LineReading:
         hint = known_mistake(words, MISTAKES) if err.kind is Rejection.INVALID else None
         return LineReading(kind, None, error=err if hint is None else OrderError(err.column, hint))
     return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
+
+
+def _reads(text: str, deck: Deck) -> bool:
+    """Whether `text` reads as an order line (allowed now or not)."""
+    reading = read_line(text, deck)
+    return reading.kind != "ignored" and (reading.error is None or reading.error.kind is not Rejection.INVALID)
 
 
 def parse_lines(lines: tuple[Line, ...], deck: Deck) -> tuple[BadgerOrders, list[tuple[Line, LineReading]]]:
