@@ -97,9 +97,9 @@ class Misspelt:
 
 
 def misspelt_line_word(text: str, line_words: Sequence[str], reads: Callable[[str], bool]) -> Misspelt | None:
-    """When a line starts with a word that is no line word (`PALY 1 FOX`) but near one, and the line
-    `reads` as an order with that word spelt right: the misspelling. A greeting near a line word
-    (`Best regards` near BET) does not read as an order, and stays a greeting."""
+    """When a line starts with a word that is no line word (`SNED 5` for SEND) but near one, and
+    the line `reads` as an order with that word spelt right: the misspelling. A greeting near a
+    line word (`Sent from my phone` near SEND) does not read as an order, and stays a greeting."""
     start = len(text) - len(text.lstrip(" "))
     end = start
     while end < len(text) and end - start <= MAX_WORD and text[end].isalpha():
