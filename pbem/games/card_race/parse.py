@@ -9,7 +9,6 @@ from pbem.games.card_race.orders import (
     LINE_WORDS,
     MAX_LINE,
     Chain,
-    OrderError,
     Orders,
     PlayLine,
     bet_text,
@@ -19,7 +18,8 @@ from pbem.games.card_race.orders import (
     read_chain,
     read_race,
 )
-from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
+from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected
+from pbem.orders import ErrorKind, OrderError, misspelt_line_word
 
 
 def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[Orders, tuple[Echo, ...]]:
@@ -36,7 +36,13 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
         text = line.text
         word = first_word(text)
         if word not in LINE_WORDS:
-            echo.append(Ignored(line.number, line.raw))
+            misspelt = misspelt_line_word(text, LINE_WORDS, lambda fixed: _reads(fixed, ruleset, betting))
+            if misspelt is None:
+                echo.append(Ignored(line.number, line.raw))
+                continue
+            if misspelt.meant in ("PLAY", "IF"):
+                plays.append(PlayLine(line.number, None))  # it still takes its card turn
+            echo.append(Rejected(line.number, misspelt.column, line.raw, misspelt.reason()))
             continue
         try:
             if len(text) > MAX_LINE:
@@ -45,12 +51,12 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
                 if apprentice or not betting:
                     why = ("the apprentice race has no second bet" if apprentice else
                            "bets are made in the first mail turn of a race")
-                    raise OrderError(1, why, illegal=True)
+                    raise OrderError(1, why, ErrorKind.ILLEGAL)
                 bet, bet_line = read_bet(text, apprentice=apprentice), line.number
                 echo.append(Accepted(line.number, line.raw, bet_text(bet)))
             elif word == "RACE":
                 if not apprentice:
-                    raise OrderError(1, "RACE lines belong to the apprentice race only", illegal=True)
+                    raise OrderError(1, "RACE lines belong to the apprentice race only", ErrorKind.ILLEGAL)
                 race = read_race(text)
                 echo.append(Accepted(line.number, line.raw, race_text(race)))
             elif word == "DEFAULT":
@@ -63,7 +69,12 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
         except OrderError as err:
             if word in ("PLAY", "IF"):
                 plays.append(PlayLine(line.number, None))  # it still takes its card turn
-            kind = Rejection.ILLEGAL if err.illegal else Rejection.INVALID
-            echo.append(Rejected(line.number, err.column, line.raw, err.reason, kind))
+            echo.append(Rejected(line.number, err.column, line.raw, err.reason, err.kind))
     orders = Orders(bet, tuple(plays), default, race, bet_line, default_line)
     return orders, tuple(echo)
+
+
+def _reads(text: str, ruleset: str, betting: bool) -> bool:
+    """Whether `text` reads as an order line (allowed now or not)."""
+    (echo,) = parse_lines((Line(0, text, text),), ruleset=ruleset, betting=betting)[1]
+    return isinstance(echo, Accepted) or (isinstance(echo, Rejected) and echo.kind is not ErrorKind.INVALID)
