@@ -10,6 +10,7 @@ no pattern here can take more than linear time, whatever a mail holds.
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
