@@ -27,7 +27,8 @@ from pbem import commands
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
-from pbem.games.base import Parsed
+from pbem.games.base import Parsed, Viewer
+from pbem.games.present import Reader
 from pbem.games.chance import game_chance
 from pbem.games.sheet import Echo, Ignored, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
@@ -35,7 +36,7 @@ from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
-from pbem.mailer import Answer, Mailer, Outgoing, ReportParts
+from pbem.mailer import Answer, Mailer, Outgoing, ReportParts, sheet_template
 from pbem.store import (
     EventKind,
     EventRow,
@@ -47,7 +48,7 @@ from pbem.store import (
     SheetRow,
     Store,
 )
-from pbem.tokens import Proof, identify, new_secret
+from pbem.tokens import Proof, identify, new_secret, reply_token
 from pbem.turn_record import TurnRecord
 
 #: wrong secrets for one player within a day before the GM is told
@@ -645,9 +646,32 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
     turn = it.sheet.turn
     if turn is not None and turn != it.game.turn:
         when = "already resolved" if turn < it.game.turn else "not open yet"
+        fix = _late_fix(m, it, turn) if turn < it.game.turn and it.player is not None and it.player.email else \
+            f"Send your orders with the line 'TURN {it.game.turn}'."
         raise Stop(MessageStatus.REFUSED,
                    f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
-                   fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
+                   fix=fix, reply=True)
+
+
+def _late_fix(m: Deps, it: Intake, turn: int) -> str:
+    """What a player whose sheet came after its turn was resolved is told: what happened since
+    (in a game that resolves on receipt, another seat's sheet may have moved it on) and what is
+    asked of her now, with a sheet for the current turn ready to edit."""
+    assert it.game is not None and it.player is not None
+    engine = m.engine(it.game)
+    now = it.game.turn
+    span = f"turn {turn} was" if now - turn == 1 else f"turns {turn} to {now - 1} were"
+    how = (" as soon as the sheets each turn waited for were in" if engine.info.resolve_on_receipt
+           else "")
+    told = (f"What happened: {span} resolved{how}; your report of each turn tells it "
+            f"(a mail with the line RESEND {now - 1} sends the latest again).")
+    if it.player.seat not in engine.may_send(it.state):
+        return f"{told}\nWhat is asked of you now: nothing in turn {now}; your next report says when you move again."
+    reader = Reader(Viewer(it.player.seat), it.player.name, (it.player.seat,))
+    lines = engine.presenter.order_lines(engine.view(it.state, reader.viewer), reader)
+    sheet = sheet_template(it.game.name, now, reply_token(it.player.secret, it.game.name, now), lines)
+    return (f"{told}\nWhat is asked of you now: your orders for turn {now}, which is open. "
+            f"Send them with the line 'TURN {now}'; this sheet is ready to edit:\n\n{sheet}")
 
 
 def check_on_move(m: Deps, session: Session, it: Intake) -> None:
@@ -675,7 +699,20 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
     warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
     it.ack = m.mailer.acknowledgement(it.game, engine, it.state, it.player, it.parsed, it.echo,
                                       replaced=it.replaced, message=it.row.id, original=original or None,
-                                      warnings=warnings, standing=it.standing)
+                                      warnings=warnings, standing=it.standing,
+                                      resolves=_completes_turn(m, session, it, engine))
+
+
+def _completes_turn(m: Deps, session: Session, it: Intake, engine: AnyGame) -> bool:
+    """Whether this sheet is the last one a game that resolves on receipt waited for: the turn is
+    resolved with it at once, so its acknowledgement offers no correction."""
+    assert it.game is not None and it.game.id is not None and it.player is not None
+    if not engine.info.resolve_on_receipt or it.replaced == "superseded":
+        return False
+    waiting = set(engine.to_move(it.state)) - {p.seat for p in it.players if p.bot}
+    seats = {p.id: p.seat for p in it.players}
+    sent = {seats.get(pid) for pid in m.store.current_sheets(session, it.game.id, it.game.turn)}
+    return it.player.seat in waiting and waiting <= sent | {it.player.seat}
 
 
 def store_sheet(m: Deps, session: Session, it: Intake) -> None:

@@ -11,14 +11,14 @@ through a `MailQueue`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 from pbem.config import Config
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
-from pbem.games.present import Part, Reader
+from pbem.games.present import Letter, NoNotes, Part, Reader
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
 from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
@@ -187,23 +187,35 @@ class Mailer(Generic[Tx]):
 
     # the mails -------------------------------------------------------------------------------
     def welcome(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, at: datetime,
-                key: object = None) -> Outgoing:
-        """The welcome mail with the master secret; `key` makes a replacement's its own mail."""
+                key: object = None, players: Sequence[PlayerContext] = ()) -> Outgoing:
+        """The welcome mail with the master secret and the board at the start (the reader's own
+        picture where the game draws one); `key` makes a replacement's its own mail; `players`
+        (every seat's) names the computer players among them."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         letter = engine.presenter.welcome(view, reader)
-        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True)
+        title, subtitle = f"{game.name} — the start", engine.info.title
+        if engine.presenter.private_pictures:
+            drawn = engine.presenter.reader_picture(view, (), reader, title=title, subtitle=subtitle)
+        else:
+            drawn = public_picture(engine, state, (), title=title, subtitle=subtitle)
+        picture = Picture(f"{game.name}-start.png", f"board-{game.name}-start", drawn.png)
+        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True,
+                             board_cid=picture.cid, board_alt=drawn.alt, computers=_computers(players),
+                             players=tuple(f"{p.name} (a computer player)" if p.bot else p.name for p in players))
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
         msg_id = message_id(game.name, "welcome", player.name, *((key,) if key is not None else ()),
                             domain=self.domain)
-        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
-                            html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id,
-                            due=(game.name, engine.turn(state), game.deadline))
+        text, html = _letter(letter, env)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, html=html,
+                            pictures=[picture], date=at, msg_id=msg_id, due=(game.name, engine.turn(state), game.deadline))
         return Outgoing(MailKind.WELCOME, player.email, msg_id, subject, raw)
 
     def acknowledgement(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, parsed: Parsed[Any],
                         echo: Sequence[Echo], *, replaced: str, message: int, original: str | None,
-                        warnings: Sequence[str] = (), standing: bool = False) -> Outgoing:
+                        warnings: Sequence[str] = (), standing: bool = False, resolves: bool = False) -> Outgoing:
+        """The acknowledgement of a sheet; `resolves`: the turn is resolved with it at once (a game
+        that resolves on receipt got the last sheet it waited for), so no correction is offered."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         part = engine.presenter.acknowledgement(view, reader, parsed)
@@ -215,7 +227,7 @@ class Mailer(Generic[Tx]):
             rejected=tuple(RejectedLine(e.line, e.column, e.text, e.reason, e.context)
                            for e in echo if isinstance(e, Rejected)),
             ignored=tuple(EchoLine(e.line, e.text, e.text) for e in echo if isinstance(e, Ignored)),
-            warnings=tuple(warnings), standing=standing,
+            warnings=tuple(warnings), standing=standing, resolves=resolves,
             # the template to correct is the sheet in force, not a fresh one: an edit of it changes
             # only what the player means to change
             orders=[e.canonical for e in parsed.echo if isinstance(e, Accepted)] if replaced != "superseded" else None,
@@ -249,7 +261,7 @@ class Mailer(Generic[Tx]):
         drawn = public_picture(engine, after, resolutions, title=title,
                                subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
-        computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
+        computers = _computers(players)
         out = []
         for player in [*players, None]:
             if player is not None and not player.email:
@@ -273,7 +285,7 @@ class Mailer(Generic[Tx]):
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
                        + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
-            text = _part(letter.text, env)
+            text, html = _letter(letter, env)
             if parts is not None:
                 parts.append(ReportParts(subject, text, shown))
                 continue
@@ -284,7 +296,7 @@ class Mailer(Generic[Tx]):
             msg_id = message_id(game.name, *mine, *((f"c{correction}",) if correction else ()),
                                 *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=text,
-                                html=_part(letter.html, env) if letter.html else None, pictures=[shown],
+                                html=html, pictures=[shown],
                                 date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
             kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
             out.append(Outgoing(kind, to, msg_id, subject, raw))
@@ -388,6 +400,19 @@ def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:
 
 def _part(part: Part, envelope: Envelope) -> str:
     return render(part.template, part.context, envelope)
+
+
+def _letter(letter: Letter, envelope: Envelope) -> tuple[str, str]:
+    """Both parts of a letter from one envelope: the HTML part shows the text part whole (the
+    game's own HTML template adds its pictures around it), so the two cannot drift apart."""
+    text = _part(letter.text, envelope)
+    html = letter.html or Part("mail/letter.html.j2", NoNotes())
+    return text, _part(html, replace(envelope, text=text))
+
+
+def _computers(players: Sequence[PlayerContext]) -> tuple[str, ...]:
+    """The seats computer players hold, as "Sam (strong)"."""
+    return tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ class Moderator:
                 session.add(r)
             for player in rows:
                 if player.email:
-                    self.mailer.queue(session, row, 1, self.mailer.welcome(row, engine, state, player, start))
+                    self.mailer.queue(session, row, 1, self.mailer.welcome(row, engine, state, player, start, players=rows))
         self.deliver()
         return row
 

@@ -236,7 +236,7 @@ def replace_player(m: Moderator, name: str, seat: str, *, email: str | None = No
         state = m.state(game)
         if address:
             m.mailer.queue(session, game, game.turn,
-                              m.mailer.welcome(game, engine, state, row, m.now(), key=f"e{event}"))
+                              m.mailer.welcome(game, engine, state, row, m.now(), key=f"e{event}", players=players))
             turns = m.store.turns(session, game.id)
             story = commands.history_lines(engine, players, turns, row.seat)
             story += ["", "The position now:", *(f"  {x}" for x in engine.presenter.position_lines(
