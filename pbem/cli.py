@@ -12,6 +12,7 @@ import click
 
 from pbem import __version__
 from pbem.errors import PbemError
+from pbem.words import plural
 
 if TYPE_CHECKING:  # the library is imported lazily, so `pbem --help` starts fast
     from pbem.mail.maildir import MailFile
@@ -303,8 +304,10 @@ def ingest(paths: tuple[Path, ...], config_path: Path | None) -> None:
                    f"Try again later: exit status {EX_TEMPFAIL} (EX_TEMPFAIL) tells a mail server "
                    "delivering into `pbem ingest -` to keep the mail and retry.", err=True)
         sys.exit(EX_TEMPFAIL)
+    resolved = counts.pop("resolved", 0)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
-    click.echo(f"Ingested {taken} message{'s' if taken != 1 else ''}: {summary}")
+    turns = f"; {plural(resolved, 'turn')} resolved" if resolved else ""
+    click.echo(f"Ingested {plural(taken, 'message')}: {summary}{turns}")
 
 
 def _ingest_items(m: Moderator, items: list[MailFile | None], counts: dict[str, int]) -> int:
@@ -323,6 +326,10 @@ def _ingest_items(m: Moderator, items: list[MailFile | None], counts: dict[str, 
         counts[result.status] = counts.get(result.status, 0) + 1
         who = f" {result.player} in {result.game}" if result.player else (f" {result.game}" if result.game else "")
         click.echo(f"[{n}/{len(items)}] {name}: {result.status}{who} — {result.reason}")
+        if result.resolved is not None:
+            counts["resolved"] = counts.get("resolved", 0) + 1
+            click.echo(f"[{n}/{len(items)}] {name}: {result.game} turn {result.resolved} resolved with it: "
+                       f"{plural(result.reports, 'report')} written")
         if item is not None and not item.mark_seen():
             click.echo(f"[{n}/{len(items)}] {name}: already moved by another run")
     return taken

@@ -30,7 +30,7 @@ from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
 from pbem.games.present import Reader
 from pbem.games.chance import game_chance
-from pbem.games.sheet import Echo, Ignored, Sheet, holds_orders, merge, read_sheet
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
@@ -145,6 +145,9 @@ class IntakeResult:
     step: str
     game: str | None = None
     player: str | None = None
+    #: a game that resolves on receipt: the turn this mail's sheet resolved, and the reports written
+    resolved: int | None = None
+    reports: int = 0
 
 
 Step = Callable[[Deps, Session, Intake], None]
@@ -910,7 +913,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             try:
                 for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced)
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, it.echo)
             except Stop as stop:
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:
@@ -958,10 +961,15 @@ def _finished_elsewhere(m: Deps, row_id: int | None, *, deliver: bool) -> Intake
     return IntakeResult(row_id, "duplicate", "taken in by another run at the same time", "store-raw")
 
 
-def _accepted(replaced: str) -> str:
+def _accepted(replaced: str, echo: tuple[Echo, ...]) -> str:
+    """The console's word on an accepted sheet, with how many of its lines were rejected."""
+    rejected = sum(1 for e in echo if isinstance(e, Rejected))
+    taken = sum(1 for e in echo if isinstance(e, Accepted))
+    note = "" if not rejected else (f"; every order line rejected ({rejected})" if not taken
+                                    else f"; {rejected} line{'' if rejected == 1 else 's'} rejected")
     if replaced == "superseded":
-        return "kept, but a sheet that arrived later is in force"
-    return "orders in force"
+        return "kept, but a sheet that arrived later is in force" + note
+    return "orders in force" + note
 
 
 def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
