@@ -913,7 +913,7 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             try:
                 for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, it.echo)
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, it.parsed.echo if it.parsed is not None else ())
             except Stop as stop:
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:

@@ -1,0 +1,247 @@
+"""Every game as its players meet it, through mail as clients send it and the outbox as they read it.
+
+Each registered game is set up with a computer player where it takes one; its players answer the
+welcome from a mail program, a GM resolves, reminders go out, a player asks for HELP. Then every
+mail of the outbox is read as a player reads it: whatever its text part tells, its HTML part (what
+most mail programs show) tells too; a welcome shows the board and names the computer player.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.config import load_config, write_config
+from pbem.games import AnyGame, find_game, games
+from pbem.games.base import Viewer
+from pbem.games.chance import LegacyChance
+from pbem.games.present import Reader
+from pbem.moderator import Moderator, PlayerSpec
+from pbem.reports import letter_html
+
+NAMES = ("Ann", "Bob", "Sam")
+GAME = "meet"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.moment = datetime(2026, 11, 2, 9, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+def thunderbird(sender: str, body: str, mid: str) -> bytes:
+    """A reply as Thunderbird sends it: a greeting, the sheet, a sign-off, format=flowed."""
+    name = sender.split("@")[0].title()
+    return (f"From: {name} <{sender}>\nTo: gm@pbem.example\nSubject: Re: Welcome\nMessage-ID: <{mid}>\n"
+            "Date: Mon, 02 Nov 2026 10:00:00 +0000\nUser-Agent: Mozilla Thunderbird\nMIME-Version: 1.0\n"
+            "Content-Type: text/plain; charset=UTF-8; format=flowed\nContent-Transfer-Encoding: 7bit\n\n"
+            f"Hi GM,\n\n{body}\n\nCheers,\n{name}\n").encode()
+
+
+def gmail(sender: str, body: str, mid: str) -> bytes:
+    """A reply as Gmail sends it: multipart/alternative, each line a <div> in the HTML part."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{sender.split('@')[0].title()} <{sender}>", "gm@pbem.example", "Re: x"
+    msg["Message-ID"], msg["Date"] = f"<{mid}>", "Mon, 02 Nov 2026 11:00:00 +0000"
+    msg.set_content(f"{body}\n")
+    msg.add_alternative('<div dir="ltr">' + "".join(f"<div>{html.escape(x) or '<br>'}</div>" for x in body.split("\n"))
+                        + "</div>", subtype="html")
+    return msg.as_bytes()
+
+
+def parts(path: Path) -> tuple[str, str | None]:
+    """A mail's text part and its HTML part (None when it has none)."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    text = msg.get_body(("plain",))
+    assert text is not None
+    rich = msg.get_body(("html",))
+    return str(text.get_content()), None if rich is None else str(rich.get_content())  # type: ignore[attr-defined]
+
+
+def html_lines(page: str) -> str:
+    """What a reader of the HTML part reads: the tags gone, the entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def untold(text: str, page: str) -> list[str]:
+    """The lines of the text part the HTML part does not tell."""
+    shown = html_lines(page)
+    return [line for line in text.splitlines() if line.strip() and line.strip() not in shown]
+
+
+def _bot_sheet(engine: AnyGame, state: object, seat: int) -> str:
+    bot = engine.bot(engine.info.bot_levels[0])
+    assert bot is not None
+    return bot.write(engine.view(state, Viewer(seat)), LegacyChance("meet", 1))
+
+
+def play(engine: AnyGame, directory: Path) -> tuple[Moderator, Path]:
+    """The game with a computer player in its last seat where it takes one, answered from two
+    mail programs, resolved, reminded and asked for HELP."""
+    seats = min(len(NAMES), engine.info.default_ruleset.max_players)
+    clock = Clock()
+    m = Moderator(load_config(write_config(directory, address="gm@pbem.example")), now=clock)
+    m.store.create()
+    bot = engine.info.bot_levels[0] if engine.info.bot_levels and seats > 2 else None
+    specs = [PlayerSpec(n, f"{n.lower()}@example.org", f"{n.upper()}-SECRET") for n in NAMES[:seats]]
+    if bot:
+        specs[-1] = PlayerSpec(NAMES[seats - 1], "", None, bot=bot)
+    m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d", players=specs)
+    game, players, state = m.game_state(GAME)
+    senders = [thunderbird, gmail]
+    for p in players:
+        if p.email and p.seat in engine.may_send(state) and m.game_state(GAME)[0].turn == 1:
+            sheet = f"GAME {GAME}\nTURN 1\nSECRET {p.secret}\n{_bot_sheet(engine, state, p.seat)}"
+            m.ingest(senders[p.seat % 2](p.email, sheet, f"t1.{p.seat}@client"), "test")
+    if m.game_state(GAME)[0].turn == 1:
+        clock.moment += timedelta(days=2, minutes=1)
+        m.resolve(GAME, force=True)
+    spans = [timedelta(hours=48), timedelta(hours=6)]
+    m.queue_reminders(spans)  # as `pbem run` does, in the run that resolved the turn
+    deadline = m.game_state(GAME)[0].deadline
+    assert deadline is not None
+    clock.moment = deadline.replace(tzinfo=timezone.utc) - timedelta(hours=5)
+    m.queue_reminders(spans)
+    ann = next(p for p in players if p.email)
+    m.ingest(gmail(ann.email, f"GAME {GAME}\nSECRET {ann.secret}\nHELP", "help@client"), "test")
+    return m, directory / "outbox"
+
+
+_PLAYED: dict[str, tuple[Moderator, Path]] = {}
+
+
+@pytest.fixture(params=[g.info.name for g in games()])
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[AnyGame, Path]:
+    name = request.param
+    if name not in _PLAYED:
+        _PLAYED[name] = play(find_game(name), tmp_path_factory.mktemp(name))
+    return find_game(name), _PLAYED[name][1]
+
+
+def kinds(outbox: Path) -> set[str]:
+    return {p.stem.split("-", 1)[1].rsplit("-", 1)[0] for p in outbox.glob("*.eml")}
+
+
+def test_the_html_part_tells_whatever_the_text_part_tells(played: tuple[AnyGame, Path]) -> None:
+    engine, outbox = played
+    assert {"welcome", "ack", "report", "gm-report", "reminder", "answer"} <= kinds(outbox), kinds(outbox)
+    for path in sorted(outbox.glob("*.eml")):
+        text, page = parts(path)
+        if page is None:
+            continue
+        assert untold(text, page) == [], f"{engine.info.name} {path.name}"
+
+
+def test_welcomes_and_reports_have_an_html_part_with_the_board_and_the_reply_sheet(played: tuple[AnyGame, Path]) -> None:
+    engine, outbox = played
+    for path in sorted([*outbox.glob("*-welcome-*.eml"), *outbox.glob("*-report-*.eml")]):
+        text, page = parts(path)
+        assert page is not None, path.name
+        assert re.search(r'<img src="cid:board-[^"]+"', page), path.name
+        raw = path.read_bytes()
+        assert b"Content-Type: image/png" in raw, path.name
+        secret = re.search(r"^SECRET \S+$", text, re.M)
+        assert (secret is not None) == ("gm-report" not in path.name), path.name
+        if secret is not None:
+            assert "<pre" in page and secret.group() in html_lines(page), path.name
+
+
+def test_the_welcome_names_the_computer_player_as_such(played: tuple[AnyGame, Path]) -> None:
+    engine, outbox = played
+    if not engine.info.bot_levels or engine.info.default_ruleset.max_players < 3:
+        pytest.skip(f"{engine.info.name} seats no computer player beside two people")
+    for path in outbox.glob("*-welcome-*.eml"):
+        text, page = parts(path)
+        assert "Sam (a computer player)" in text, path.name
+        assert page is not None and "Sam (a computer player)" in html_lines(page)
+
+
+def test_no_reminder_goes_out_beside_the_report_that_opened_its_turn(played: tuple[AnyGame, Path]) -> None:
+    """The deadline is 2 days and the first reminder 48 hours before it: the report that opened
+    the turn said it all. The 6-hour reminder comes later, in a run of its own."""
+    engine, outbox = played
+
+    def dates(pattern: str) -> set[datetime]:
+        return {email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Date"].datetime
+                for p in outbox.glob(pattern)}
+
+    reminders = sorted(outbox.glob("*-reminder-*.eml"))
+    assert reminders
+    assert not dates("*-reminder-*.eml") & (dates("*-report-*.eml") | dates("*-welcome-*.eml"))
+    assert len({p.name.split("-reminder-")[1] for p in reminders}) == len(reminders)  # one each
+
+
+def test_the_converter_keeps_every_line_and_boxes_the_sheet() -> None:
+    text = "Hello Ann!\n\nWHAT HAPPENED\n  1 < 2 & more\n\nGAME g\nTURN 2\nSECRET T2-AAA-BBB\nMOVE: NEXT\n"
+    page = str(letter_html(text, "GAME g\nTURN 2\nSECRET T2-AAA-BBB\nMOVE: NEXT"))
+    assert "<strong>WHAT HAPPENED</strong>" in page and "1 &lt; 2 &amp; more" in page
+    assert page.count("<pre") == 2 and untold(text, page) == []
+
+
+def test_the_gm_console_names_the_turn_a_sheet_resolved(tmp_path: Path) -> None:
+    """In a game that resolves on receipt, `pbem ingest` says which turn a mail resolved and how
+    many reports went out; a sheet whose every order line is rejected is not 'accepted' bare."""
+    runner = CliRunner()
+    engine = next((g for g in games() if g.info.resolve_on_receipt), None)
+    assert engine is not None
+    config = write_config(tmp_path, address="gm@pbem.example")
+    m = Moderator(load_config(config))
+    m.store.create()
+    m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d",
+               players=[PlayerSpec(n, f"{n.lower()}@example.org", f"{n.upper()}-SECRET") for n in NAMES[:2]])
+    _, players, state = m.game_state(GAME)
+    mover = next(p for p in players if p.seat in engine.to_move(state))
+    other = next(p for p in players if p is not mover)
+    bad = tmp_path / "bad.eml"
+    bad.write_bytes(thunderbird(other.email, f"GAME {GAME}\nTURN 1\nSECRET {other.secret}\nPLAY NONSENSE-CARD", "b@x"))
+    out = runner.invoke(main, ["ingest", str(bad), "--config", str(config)], catch_exceptions=False).output
+    assert "accepted Bob in meet — orders in force; every order line rejected (1)" in out.replace(other.name, "Bob")
+    good = tmp_path / "good.eml"
+    sheet = _bot_sheet(engine, state, mover.seat)
+    good.write_bytes(thunderbird(mover.email, f"GAME {GAME}\nTURN 1\nSECRET {mover.secret}\n{sheet}", "g@x"))
+    out = runner.invoke(main, ["ingest", str(good), "--config", str(config)], catch_exceptions=False).output
+    assert f"good.eml: {GAME} turn 1 resolved with it: 3 reports written" in out, out
+    assert out.rstrip().endswith("Ingested 1 message: 1 accepted; 1 turn resolved"), out
+    ack = sorted((tmp_path / "outbox").glob(f"*-ack-{mover.email}.eml"))[-1]
+    text, _ = parts(ack)
+    assert "Your sheet was the last one turn 1 waited for: the turn is resolved with it now" in text
+    assert "Send a corrected sheet" not in text and "\nGAME " not in text
+
+
+def test_a_late_answer_to_the_welcome_is_told_what_happened_and_what_is_asked(tmp_path: Path) -> None:
+    engine = next((g for g in games() if g.info.resolve_on_receipt), None)
+    assert engine is not None
+    clock = Clock()
+    m = Moderator(load_config(write_config(tmp_path, address="gm@pbem.example")), now=clock)
+    m.store.create()
+    m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d",
+               players=[PlayerSpec(n, f"{n.lower()}@example.org", f"{n.upper()}-SECRET") for n in NAMES[:2]])
+    _, players, state = m.game_state(GAME)
+    mover = next(p for p in players if p.seat in engine.to_move(state))
+    other = next(p for p in players if p is not mover)
+    m.ingest(thunderbird(mover.email, f"GAME {GAME}\nTURN 1\nSECRET {mover.secret}\n"
+                         f"{_bot_sheet(engine, state, mover.seat)}", "first@x"))
+    game, _, now = m.game_state(GAME)
+    assert game.turn > 1
+    reader = Reader(Viewer(other.seat), other.name, (other.seat,))
+    lines = "\n".join(engine.presenter.order_lines(engine.view(state, reader.viewer), reader))
+    result = m.ingest(gmail(other.email, f"GAME {GAME}\nTURN 1\nSECRET {other.secret}\n{lines}", "late@x"))
+    assert result.status == "refused"
+    refusal = sorted((tmp_path / "outbox").glob(f"*-refusal-{other.email}.eml"))[-1]
+    text, _ = parts(refusal)
+    assert f"these orders are for turn 1, which is already resolved; the current turn is {game.turn}" in text
+    assert "What happened: turn 1 was resolved as soon as the sheets each turn waited for were in" in text
+    if other.seat in engine.may_send(now):
+        assert f"What is asked of you now: your orders for turn {game.turn}, which is open." in text
+        assert f"\nGAME {GAME}\nTURN {game.turn}\nSECRET T{game.turn}-" in text
