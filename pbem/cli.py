@@ -217,8 +217,8 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, whose "
-                   "seat gets the default orders until computer players can write their own.")
+              help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, which "
+                   "writes its own sheet each turn when the turn is resolved.")
 @click.option("--seed", default=None, metavar="TEXT",
               help="The key of the game's chance, for test games that must come out the same again: whoever "
                    "knows or guesses it knows every draw (default: 256 secret random bits).")
@@ -353,12 +353,16 @@ def status(name: str, config_path: Path | None) -> None:
                + (" (paused: `pbem resume` starts it again)" if info.paused else ""))
     for p in info.players:
         got = f"orders in ({when(p.orders)})" if p.orders else (
-            "standing orders" if p.standing else "no orders yet" if p.to_move else "has no move this turn")
+            "standing orders" if p.standing else "has no move this turn" if not p.to_move
+            else "writes its sheet when the turn is resolved" if p.bot else "no orders yet")
         if p.away:
             got += ", on vacation"
-        click.echo(f"  {p.name:<12} {p.email:<28} {got}")
-    waiting = sum(1 for p in info.players if not p.orders)
-    click.echo(f"{len(info.players) - waiting} of {len(info.players)} sheets in")
+        who = p.email or f"computer player ({p.bot})"
+        click.echo(f"  {p.name:<12} {who:<28} {got}")
+    # the sheets the turn waits for, as `pbem games` counts them: a computer player's never holds it up
+    due = [p for p in info.players if p.to_move and not p.bot]
+    got = sum(1 for p in due if p.orders or p.standing)
+    click.echo("every sheet is in" if got == len(due) else f"{got} of {len(due)} sheets in")
     for p in info.players:
         if p.bouncing:
             click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")
@@ -492,7 +496,8 @@ def history(name: str, config_path: Path | None) -> None:
     engine = m.engine(game)
     public = Viewer.public()
     click.echo(f"{game.name}: {game.game} ({game.rules}), players "  # no seed: it is the key to every draw to come
-               + ", ".join(f"{p.name} <{p.email}>" for p in players))
+               + ", ".join(f"{p.name} <{p.email}>" if p.email else f"{p.name} (computer player, {p.bot})"
+                           for p in players))
     if not turns:
         click.echo("No turn resolved yet.")
     events = m.events(name)
@@ -510,9 +515,9 @@ def history(name: str, config_path: Path | None) -> None:
     from pbem.commands import missed_turns
 
     for p in players:
-        missed = missed_turns(turns, p)
+        missed = missed_turns(engine, turns, p)
         since = f" since turn {p.since_turn}" if p.since_turn > 1 else ""
-        click.echo(f"{p.name}: {len(missed)} missed turn{'s' if len(missed) != 1 else ''}{since}"
+        click.echo(f"{p.name}: {plural(len(missed), 'missed turn')}{since}"
                    + (f" ({', '.join(map(str, missed))})" if missed else ""))
 
 

@@ -245,3 +245,53 @@ def test_a_late_answer_to_the_welcome_is_told_what_happened_and_what_is_asked(tm
     if other.seat in engine.may_send(now):
         assert f"What is asked of you now: your orders for turn {game.turn}, which is open." in text
         assert f"\nGAME {GAME}\nTURN {game.turn}\nSECRET T{game.turn}-" in text
+
+
+def _cli(config: Path, *args: str) -> str:
+    result = CliRunner().invoke(main, [*args, "--config", str(config)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_missed_turns_are_turns_the_seat_had_to_move_in(tmp_path: Path) -> None:
+    """In a game where one seat moves at a time, a turn that was the other seat's is no missed turn."""
+    engine = next(g for g in games() if g.info.resolve_on_receipt and g.info.default_ruleset.max_players == 2)
+    config = write_config(tmp_path, address="gm@pbem.example")
+    clock = Clock()
+    m = Moderator(load_config(config), now=clock)
+    m.store.create()
+    m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d",
+               players=[PlayerSpec(n, f"{n.lower()}@example.org", f"{n.upper()}-SECRET") for n in NAMES[:2]])
+    _, players, state = m.game_state(GAME)
+    mover = next(p for p in players if p.seat in engine.to_move(state))
+    m.ingest(thunderbird(mover.email, f"GAME {GAME}\nTURN 1\nSECRET {mover.secret}\n"
+                         f"{_bot_sheet(engine, state, mover.seat)}", "first@x"))
+    game, _, now = m.game_state(GAME)
+    waiting = [p for p in players if p.seat in engine.to_move(now)]
+    clock.moment += timedelta(days=3)
+    m.resolve(GAME, force=True)  # its deadline passed without the sheet it waited for
+    story = _cli(config, "history", GAME)
+    for p in players:
+        missed = [game.turn] if p in waiting else []
+        count = f"{len(missed)} missed turn" + ("" if len(missed) == 1 else "s")
+        assert f"\n{p.name}: {count}" + (f" ({game.turn})" if missed else "") + "\n" in story, story
+
+
+def test_status_games_and_history_agree_about_a_computer_player(tmp_path: Path) -> None:
+    engine = next(g for g in games() if g.info.bot_levels and g.info.default_ruleset.max_players >= 3)
+    config = write_config(tmp_path, address="gm@pbem.example")
+    m = Moderator(load_config(config))
+    m.store.create()
+    level = engine.info.bot_levels[0]
+    m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d",
+               players=[PlayerSpec("Ann", "ann@example.org", None), PlayerSpec("Bob", "bob@example.org", None),
+                        PlayerSpec("Sam", "", None, bot=level)])
+    _, players, state = m.game_state(GAME)
+    ann = players[0]
+    m.ingest(gmail(ann.email, f"GAME {GAME}\nSECRET {ann.secret}\n{_bot_sheet(engine, state, ann.seat)}", "a@x"))
+    status = _cli(config, "status", GAME)
+    assert f"  Sam          {'computer player (' + level + ')':<28} writes its sheet when the turn is resolved" in status
+    assert status.rstrip().endswith("\n1 of 2 sheets in"), status
+    assert "; missing: Bob\n" in _cli(config, "games")
+    assert f"Sam (computer player, {level})" in _cli(config, "history", GAME)
+    assert "Sam <>" not in _cli(config, "history", GAME)

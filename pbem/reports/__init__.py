@@ -52,10 +52,10 @@ _BLOCK = ("margin: 0 0 12px 0; white-space: pre-wrap; word-wrap: break-word; "
 _SHEET = _BLOCK + " background: #ffffff; border: 1px solid #e0d2b8; padding: 10px;"
 
 
-def _lines_html(text: str) -> str:
+def _lines_html(text: str, headings: bool) -> str:
     out = []
     for line in text.split("\n"):
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if headings else None
         if heading and len(heading.group()) > 2:
             out.append(f"<strong>{escape(heading.group())}</strong>"
                        f"{escape(line[heading.end():])}")
@@ -70,7 +70,8 @@ def letter_html(text: str, sheet: str = "") -> Markup:
     stands out in a box of its own."""
     before, found, after = text.partition(sheet) if sheet else (text, "", "")
     blocks = [(before.strip("\n"), _BLOCK), (found, _SHEET), (after.strip("\n"), _BLOCK)]
-    html = "\n".join(f'<pre style="{style}">{_lines_html(part)}</pre>' for part, style in blocks if part)
+    html = "\n".join(f'<pre style="{style}">{_lines_html(part, style is _BLOCK)}</pre>'
+                     for part, style in blocks if part)
     return Markup(html)
 
 

@@ -12,6 +12,7 @@ from pbem.games.card_race.cards import (
     APPRENTICE,
     CHAMPIONSHIP,
     HOWL,
+    LETTERS,
     TURBO_TILES,
     animal_of,
     describe,
@@ -256,5 +257,9 @@ class CardRacePresenter(Presenter[View, Event]):
             "pawns": {ANIMALS[a]: view.pawns[a] for a in range(5)},
             "podium": [[ANIMALS[a], p] for a, p in view.podium],
             "players": [{"name": p.name, "cards": p.hand_size, "bets": p.bet_count, "total": p.total,
-                         "hand": None if p.hand is None else "".join(p.hand)} for p in view.players],
+                         "hand": None if p.hand is None else "".join(p.hand),
+                         # the animals bet on (the starting bets, then the second bet), where the reader sees them
+                         "bet_cards": None if p.starts is None else [ANIMALS[LETTERS.index(c)]
+                                                                     for c in (*p.starts, *(p.bet or ""))]}
+                        for p in view.players],
         }
