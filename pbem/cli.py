@@ -868,11 +868,12 @@ def quarantine_retry(message_ids: tuple[int, ...], config_path: Path | None) -> 
 
 @main.command()
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False), default="pbem-demo")
-def demo(directory: Path) -> None:
-    """Run the sample campaign (sample_turns/) into DIRECTORY and say where to look.
+@click.option("--game", "game_name", default=None, help="Whose sample campaign (default: the default game's).")
+def demo(directory: Path, game_name: str | None) -> None:
+    """Run a game's sample campaign (sample_turns/) into DIRECTORY and say where to look.
 
-    Example: pbem demo /tmp/pbem-demo
+    Example: pbem demo /tmp/pbem-demo --game card-race
     """
-    from pbem.demo import run_demo
+    from pbem.demo import campaign_of, run_demo
 
-    run_demo(directory, echo=click.echo)
+    run_demo(directory, echo=click.echo, campaign_dir=campaign_of(game_name))

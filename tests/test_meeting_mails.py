@@ -295,3 +295,17 @@ def test_status_games_and_history_agree_about_a_computer_player(tmp_path: Path) 
     assert "; missing: Bob\n" in _cli(config, "games")
     assert f"Sam (computer player, {level})" in _cli(config, "history", GAME)
     assert "Sam <>" not in _cli(config, "history", GAME)
+
+
+@pytest.mark.parametrize("game", ["card-race", "badger-bunny"])
+def test_pbem_demo_plays_the_sample_campaign_of_a_game(game: str, tmp_path: Path) -> None:
+    from pbem.demo import campaigns
+
+    assert game in campaigns()
+    result = CliRunner().invoke(main, ["demo", str(tmp_path / "demo"), "--game", game], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "resolved" in result.output and "Where to look:" in result.output
+    reports = sorted((tmp_path / "demo" / "outbox").glob("*-report-*.eml"))
+    assert reports and list((tmp_path / "demo").glob("board-turn-*.png"))
+    unknown = CliRunner().invoke(main, ["demo", str(tmp_path / "other"), "--game", "nope"])
+    assert unknown.exit_code == 1 and "no sample campaign plays 'nope'; there are campaigns of" in unknown.output
