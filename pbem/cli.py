@@ -603,13 +603,15 @@ def games(config_path: Path | None) -> None:
     rows = _moderator(config_path).games()
     if not rows:
         click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
+    names = max((len(g.name) for g in rows), default=0)
+    plays = max((len(f"{g.kind} ({g.ruleset})") for g in rows), default=0)
     for g in rows:
         if g.over:
             state = f"over{': ' + g.result if g.result else ''}"
         else:
             state = f"turn {g.turn}, " + ("paused" if g.paused else f"deadline {when(g.deadline)}")
             state += f"; missing: {', '.join(g.missing)}" if g.missing else "; every sheet is in"
-        click.echo(f"{g.name:<16} {g.kind} ({g.ruleset})  {state}")
+        click.echo(f"{g.name:<{names}}  {f'{g.kind} ({g.ruleset})':<{plays}}  {state}")
 
 
 @main.command()

@@ -309,3 +309,41 @@ def test_pbem_demo_plays_the_sample_campaign_of_a_game(game: str, tmp_path: Path
     assert reports and list((tmp_path / "demo").glob("board-turn-*.png"))
     unknown = CliRunner().invoke(main, ["demo", str(tmp_path / "other"), "--game", "nope"])
     assert unknown.exit_code == 1 and "no sample campaign plays 'nope'; there are campaigns of" in unknown.output
+
+
+def test_pbem_games_lines_up_its_columns(tmp_path: Path) -> None:
+    config = write_config(tmp_path, address="gm@pbem.example")
+    m = Moderator(load_config(config))
+    m.store.create()
+    for name, engine in (("a", games()[0]), ("a-much-longer-name", games()[-1])):
+        seats = engine.info.default_ruleset.min_players
+        m.new_game(name, game=engine.info.name, rules=None, seed=5, deadline="2d",
+                   players=[PlayerSpec(n, f"{n.lower()}@example.org", None) for n in NAMES[:seats]])
+    lines = _cli(config, "games").splitlines()
+    assert len(lines) == 2 and len({line.index(" turn 1,") for line in lines}) == 1, lines
+    starts = {line.index(kind) for line, kind in zip(lines, (games()[0].info.name, games()[-1].info.name))}
+    assert len(starts) == 1, lines
+
+
+def test_polish_of_the_words_players_read(played: tuple[AnyGame, Path]) -> None:
+    """No '(you) you', no 'send one MOVE line for each' of 1 slot, no ignored greeting in a
+    report, and a reminder shows a player the hand she writes her sheet from."""
+    engine, outbox = played
+    for path in outbox.glob("*.eml"):
+        text, _ = parts(path)
+        assert "(you) you" not in text and "1 slot: send one MOVE line for each" not in text, path.name
+        assert "each of 1 players" not in text and "lose half the carrots; loses" not in text, path.name
+        if "-report-" in path.name:
+            assert "ignored: Hi GM," not in text and "ignored: Cheers," not in text, path.name
+    for path in outbox.glob("*-reminder-*.eml"):
+        welcome = parts(next(outbox.glob(f"*-welcome-{path.name.split('-reminder-')[1]}")))[0]
+        if "YOUR CARDS" in welcome:
+            assert "YOUR CARDS (nobody else sees them)\n  hand: " in parts(path)[0], path.name
+
+
+def test_the_demo_says_before_turn_5(tmp_path: Path) -> None:
+    lines: list[str] = []
+    from pbem.demo import run_demo
+
+    run_demo(tmp_path / "demo", echo=lines.append)
+    assert any(line.startswith("Before turn 5: Dmitri is handed to") for line in lines), lines
