@@ -35,7 +35,7 @@ from pbem.games import AnyGame, find_game
 from pbem.games.base import Place, Viewer
 from pbem.games.chance import Draw
 from pbem.games.sheet import read_sheet
-from pbem.reports import when
+from pbem.reports import rules_href, when
 from pbem.resources import data_dir
 from pbem.turn_record import TurnRecord, picture
 
@@ -262,6 +262,7 @@ class GamePage:
     title: str
     ruleset: str
     options: str
+    rules: str  # the link to the game's rules page, "" for none
     players: str
     state: str
     revealed: bool
@@ -628,6 +629,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     site.put(f"{d}/index.html", _render("game.html.j2", GamePage(
         layout=layout(f"{game.name} ({info.title}) — {state}", (Crumb(game.name, ""),)),
         name=game.name, title=info.title, ruleset=ruleset, options=", ".join(game.options),
+        rules=f"../{rules_href(info.rules_page)}" if _rules_source(info.rules_page) else "",
         players=", ".join(game.seats), state=state, revealed=over, held=held,
         deadline="" if over or game.deadline is None else when(game.deadline),
         standings=_standings(result.places), position=tuple(presenter.position_lines(engine.view(now, viewer))),
@@ -681,9 +683,41 @@ def render_site(games: Sequence[GameData], settings: Settings, pictures: Picture
     return site.files
 
 
+@dataclass(frozen=True)
+class RulesPage:
+    layout: Layout
+    title: str
+    text: str  # the page of pbem's documentation, as written
+
+
+def _rules_source(page: str) -> Path | None:
+    """The documentation page `page` of the rules, where pbem has it."""
+    if not page:
+        return None
+    try:
+        source = data_dir("docs/rules") / f"{page}.md"
+    except FileNotFoundError:
+        return None
+    return source if source.is_file() else None
+
+
+def _rules_pages(site: Site, games: Sequence[GameData]) -> None:
+    """The rules of each game played here, as pbem's documentation tells them, for the welcome's link."""
+    for kind in sorted({g.kind for g in games}):
+        info = find_game(kind).info
+        source = _rules_source(info.rules_page)
+        if source is None:
+            continue
+        layout = Layout(f"{info.title}: the rules", "../", (Crumb("Archive", "../index.html"), Crumb("Rules", "")),
+                        "../feed.atom")
+        site.put(rules_href(info.rules_page), _render("rules.html.j2", RulesPage(
+            layout, info.title, source.read_text(encoding="utf-8"))))
+
+
 def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictures: Pictures) -> None:
     """Every file of the site into `site`, one game and one turn at a time."""
     site.put("style.css", (data_dir("templates") / _TEMPLATES / "style.css").read_bytes())
+    _rules_pages(site, games)
     tiles = []
     entries = _Latest(FEED_ENTRIES)
     for game in games:

@@ -872,9 +872,10 @@ def quarantine_retry(message_ids: tuple[int, ...], config_path: Path | None) -> 
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False), default="pbem-demo")
 @click.option("--game", "game_name", default=None, help="Whose sample campaign (default: the default game's).")
 def demo(directory: Path, game_name: str | None) -> None:
-    """Run a game's sample campaign (sample_turns/) into DIRECTORY and say where to look.
+    """Run a game's sample campaign (sample_turns/) into DIRECTORY and say where to look; --game
+    names the game (a name without a campaign lists the games that have one).
 
-    Example: pbem demo /tmp/pbem-demo --game card-race
+    Example: pbem demo /tmp/pbem-demo
     """
     from pbem.demo import campaign_of, run_demo
 

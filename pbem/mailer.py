@@ -23,7 +23,7 @@ from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
 from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.kinds import MailKind
-from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
+from pbem.reports import EchoLine, Envelope, RejectedLine, render, rules_line, when
 from pbem.tokens import reply_token
 from pbem.turn_record import picture as public_picture
 
@@ -202,7 +202,8 @@ class Mailer(Generic[Tx]):
         picture = Picture(f"{game.name}-start.png", f"board-{game.name}-start", drawn.png)
         env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True,
                              board_cid=picture.cid, board_alt=drawn.alt, computers=_computers(players),
-                             players=tuple(f"{p.name} (a computer player)" if p.bot else p.name for p in players))
+                             players=tuple(f"{p.name} (a computer player)" if p.bot else p.name for p in players),
+                             rules=rules_line(engine.info.rules_page, self.config.archive_url))
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
         msg_id = message_id(game.name, "welcome", player.name, *((key,) if key is not None else ()),
                             domain=self.domain)

@@ -347,3 +347,23 @@ def test_the_demo_says_before_turn_5(tmp_path: Path) -> None:
 
     run_demo(tmp_path / "demo", echo=lines.append)
     assert any(line.startswith("Before turn 5: Dmitri is handed to") for line in lines), lines
+
+
+def test_the_welcome_links_the_rules_the_archive_publishes(tmp_path: Path) -> None:
+    """With `[archive] url` set, the welcome links the game's rules, and the archive holds them there."""
+    for engine in (g for g in games() if g.info.rules_page):
+        root = tmp_path / engine.info.name
+        config = write_config(root, address="gm@pbem.example")
+        with config.open("a", encoding="utf-8") as toml:
+            toml.write('\n[archive]\nurl = "https://races.example.org/archive/"\ndir = "site"\n')
+        m = Moderator(load_config(config))
+        m.store.create()
+        m.new_game(GAME, game=engine.info.name, rules=None, seed=5, deadline="2d",
+                   players=[PlayerSpec(n, f"{n.lower()}@example.org", None) for n in NAMES[:2]])
+        text, page = parts(next((root / "outbox").glob("*-welcome-ann@example.org.eml")))
+        link = re.search(r"^  https://races\.example\.org/archive/(\S+)$", text, re.M)
+        assert link is not None and "The whole rules as pbem plays them:" in text, text
+        assert page is not None and link.group().strip() in html_lines(page)
+        _cli(config, "archive", str(root / "site"))
+        published = (root / "site" / link.group(1)).read_text(encoding="utf-8")
+        assert "the rules as pbem plays them" in published

@@ -130,8 +130,26 @@ class Envelope:
     computers: tuple[str, ...] = ()  # the seats computer players hold, as "Sam (strong)"
     #: every seat's holder in seat order, a computer player named as such ("Sam (a computer player)")
     players: tuple[str, ...] = ()
+    #: where the whole rules of the game are (the welcome names them)
+    rules: str = ""
     #: the mail's text part, which its HTML part shows whole beside the game's pictures
     text: str = ""
+
+
+def rules_href(page: str) -> str:
+    """Where the archive publishes the rules page `page` (GameInfo.rules_page), from its root: in
+    '~rules/', since '~' is in no game's name and so no game's folder can be it."""
+    return f"~rules/{page}.html"
+
+
+def rules_line(page: str, archive_url: str) -> str:
+    """Where a welcome's reader finds the whole rules: the archive's page when it has an address."""
+    if not page:
+        return ""
+    if archive_url:  # the address on a line of its own, where no mail program breaks it
+        return f"The whole rules as pbem plays them:\n  {archive_url.rstrip('/')}/{rules_href(page)}"
+    return (f"The whole rules as pbem plays them are in pbem's documentation,\n  docs/rules/{page}.md\n"
+            "(your GM can send them to you).")
 
 
 def zone(name: str) -> ZoneInfo | timezone:
