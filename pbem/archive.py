@@ -17,6 +17,7 @@ import hashlib
 import heapq
 import json
 import os
+import re
 import sys
 import tempfile
 import uuid
@@ -212,6 +213,8 @@ class Board:
     href: str
     alt: str
     svg: Markup = Markup("")
+    #: height over width, from the SVG's viewBox: each game's board keeps its own shape in a tile
+    ratio: float = 0.583
 
 
 @dataclass(frozen=True)
@@ -558,7 +561,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
 
         svg, alt = pictures.get(path, key, draw)
         site.put(path, svg.encode("utf-8"))
-        return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt))
+        return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt), _ratio(svg))
 
     def layout(title: str, crumbs: Sequence[Crumb]) -> Layout:
         return Layout(title, "../", (Crumb("Archive", "../index.html"), *crumbs), "feed.atom")
@@ -567,6 +570,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     entries = _Latest(FEED_ENTRIES)  # a game's feed keeps the latest, as the site's does
     exported = _Spool()  # the export's turns, written as they come
     last = game.turns[-1].turn if game.turns else 0
+    last_ratio = Board.ratio
     for t in game.turns:
         record = TurnRecord.from_json(engine, turn=t.turn, resolved_at=t.resolved_at, resolutions=t.resolutions,
                                       before=t.before, after=t.after, sheets=t.sheets)
@@ -589,6 +593,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
         result = engine.result(after)
         resolved = when(t.resolved_at)
         pic = board(t.turn, after, whole, resolutions, f"{game.name} — turn {t.turn}")
+        last_ratio = pic.ratio
         page = f"turn-{t.turn}.html"
         site.put(f"{d}/{page}", _render("turn.html.j2", TurnPage(
             layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
@@ -623,7 +628,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     else:
         state = f"turn {engine.turn(now)} to play"
     if game.turns:
-        latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"])
+        latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"], ratio=last_ratio)
     else:
         latest = board(0, now, [], [], f"{game.name} — before turn 1")
     site.put(f"{d}/index.html", _render("game.html.j2", GamePage(
@@ -662,7 +667,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
         uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}").urn,
         [e for _, e in entries], prefix="../")))
     tile = GameTile(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
-                    Board(f"{d}/board-{last}.svg", latest.alt))
+                    Board(f"{d}/board-{last}.svg", latest.alt, ratio=latest.ratio))
     return _GameSite(tile, entries)
 
 
@@ -688,6 +693,16 @@ class RulesPage:
     layout: Layout
     title: str
     text: str  # the page of pbem's documentation, as written
+
+
+_VIEWBOX = re.compile(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
+
+
+def _ratio(svg: str) -> float:
+    """A picture's height over its width, read from its SVG's viewBox (the usual board's without one)."""
+    found = _VIEWBOX.search(svg[:2000])
+    width, height = (float(found.group(1)), float(found.group(2))) if found else (0.0, 0.0)
+    return round(height / width, 4) if width > 0 and height > 0 else Board.ratio
 
 
 def _rules_source(page: str) -> Path | None:

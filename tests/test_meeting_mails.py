@@ -367,3 +367,26 @@ def test_the_welcome_links_the_rules_the_archive_publishes(tmp_path: Path) -> No
         _cli(config, "archive", str(root / "site"))
         published = (root / "site" / link.group(1)).read_text(encoding="utf-8")
         assert "the rules as pbem plays them" in published
+
+
+def test_archive_thumbnails_keep_each_board_shape(tmp_path: Path) -> None:
+    """Each thumbnail's width and height are its own board's shape, read from the board's SVG;
+    the index names a game's ruleset without parentheses inside parentheses."""
+    config = write_config(tmp_path, address="gm@pbem.example")
+    m = Moderator(load_config(config))
+    m.store.create()
+    for engine in games():
+        seats = engine.info.default_ruleset.min_players
+        m.new_game(engine.info.name, game=engine.info.name, rules=None, seed=5, deadline="2d",
+                   players=[PlayerSpec(n, f"{n.lower()}@{engine.info.name}.example.org", None) for n in NAMES[:seats]])
+        m.resolve(engine.info.name, force=True)
+    _cli(config, "archive", str(tmp_path / "site"))
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    shapes = set()
+    for src, width, height in re.findall(r'<img src="([^"]+)" alt="[^"]*" width="(\d+)" height="(\d+)"', index):
+        box = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', (tmp_path / "site" / src).read_text(encoding="utf-8"))
+        assert box is not None, src
+        assert abs(int(height) - round(int(width) * float(box.group(2)) / float(box.group(1)))) <= 1, src
+        shapes.add(round(int(height) / int(width), 2))
+    assert len(shapes) > 1
+    assert not re.search(r"\([^()<]*\([^()<]*\)\)", index)
