@@ -512,7 +512,8 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
     told = TurnRecord.from_row(m.engine(it.game), record)
     notes = commands.gm_notes(m.store, session, it.game, record.turn)
     common: dict[str, Any] = dict(turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
-                                  correction=told.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
+                                  correction=told.correction, notes=notes, again=it.row.id or 0, only=it.player.seat,
+                                  sheets=told.sheets)
     parts: list[ReportParts] = []
     m.mailer.reports(it.game, told.game, it.players, told.after, told.resolutions, parts=parts, **common)
     if not parts:

@@ -10,7 +10,7 @@ through a `MailQueue`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
@@ -19,7 +19,7 @@ from pbem.config import Config
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
 from pbem.games.present import Letter, NoNotes, Part, Reader
-from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, read_sheet
 from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.kinds import MailKind
@@ -169,12 +169,13 @@ class Mailer(Generic[Tx]):
 
     def _envelope(self, game: GameContext, engine: AnyGame, turn: int, reader: Reader, player: PlayerContext | None,
                   view: Any, deadline: datetime | None, *, master: bool = False,
-                  orders: Sequence[str] | None = None, **extra: Any) -> Envelope:
+                  orders: Sequence[str] | None = None, previous: Sequence[str] = (), **extra: Any) -> Envelope:
         """The envelope; the template carries the reply token of its turn (the master secret only
         in the welcome mail), and `orders` where given (the sheet just acknowledged), else the
-        presenter's lines for the reader's next sheet."""
+        presenter's lines for the reader's next sheet (after `previous`, her last sheet's lines)."""
         tz = player.timezone if player else "UTC"
-        lines = list(orders) if orders else engine.presenter.order_lines(view, reader) if player is not None else []
+        lines = (list(orders) if orders else engine.presenter.next_lines(view, reader, previous)
+                 if player is not None else [])
         template = ""
         if player is not None:
             due = view_turn(engine, view, turn)
@@ -253,11 +254,13 @@ class Mailer(Generic[Tx]):
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
                 deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
                 again: object = None, only: int | None = None,
-                parts: list[ReportParts] | None = None) -> list[Outgoing]:
+                parts: list[ReportParts] | None = None,
+                sheets: Mapping[str, str | None] | None = None) -> list[Outgoing]:
         """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
         A turn resolved again after a rollback says so in the subject and the body. `again`
         (a key) makes them mails of their own, sent again on request; `only` keeps one seat's;
-        `parts` takes each report's text and picture instead of its mail."""
+        `parts` takes each report's text and picture instead of its mail; `sheets` (the turn's, by
+        seat name) lets each player's template keep what her sheet chose for later turns."""
         title = f"{game.name} — after turn {turn}"
         drawn = public_picture(engine, after, resolutions, title=title,
                                subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
@@ -278,7 +281,8 @@ class Mailer(Generic[Tx]):
                 own = engine.presenter.reader_picture(view, seen, reader, title=title,
                                                       subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
                 shown, alt = Picture(picture.filename, picture.cid, own.png), own.alt
-            env = self._envelope(game, engine, turn, reader, player, view, deadline,
+            previous = _sent_lines(engine, after, player, (sheets or {}).get(player.name)) if player else ()
+            env = self._envelope(game, engine, turn, reader, player, view, deadline, previous=previous,
                                  resolved_at=when(resolved), board_cid=shown.cid, board_alt=alt,
                                  correction=correction,
                                  notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes),
@@ -409,6 +413,15 @@ def _letter(letter: Letter, envelope: Envelope) -> tuple[str, str]:
     text = _part(letter.text, envelope)
     html = letter.html or Part("mail/letter.html.j2", NoNotes())
     return text, _part(html, replace(envelope, text=text))
+
+
+def _sent_lines(engine: AnyGame, state: Any, player: PlayerContext, text: str | None) -> tuple[str, ...]:
+    """The accepted lines of the sheet a player sent, as echoed, read against `state` (the position
+    her next sheet is for): () when she sent none."""
+    if not text:
+        return ()
+    parsed = engine.parse(state, read_sheet(text), player.seat)
+    return tuple(e.canonical for e in parsed.echo if isinstance(e, Accepted))
 
 
 def _computers(players: Sequence[PlayerContext]) -> tuple[str, ...]:

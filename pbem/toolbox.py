@@ -397,7 +397,7 @@ def resend(m: Moderator, name: str, seat: str, turn: int | None = None) -> str:
         mails = m.mailer.reports(game, told.game, players, told.after, told.resolutions,
                                     turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
                                     correction=told.correction, notes=m._notes(session, game, told.turn),
-                                    again=_once(m.now()), only=row.seat)
+                                    again=_once(m.now()), only=row.seat, sheets=told.sheets)
         for mail in mails:
             m.mailer.queue(session, game, game.turn, mail)
     m.deliver()

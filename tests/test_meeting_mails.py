@@ -390,3 +390,22 @@ def test_archive_thumbnails_keep_each_board_shape(tmp_path: Path) -> None:
         shapes.add(round(int(height) / int(width), 2))
     assert len(shapes) > 1
     assert not re.search(r"\([^()<]*\([^()<]*\)\)", index)
+
+
+def test_the_next_template_keeps_the_choices_a_sheet_made_for_later_turns(tmp_path: Path) -> None:
+    """A HARE answer and a DEFAULT line sent in turn 1 are in the turn-2 template, so that a player
+    who sends the template back unchanged does not undo them."""
+    engine = find_game("hare-tortoise")
+    clock = Clock()
+    m = Moderator(load_config(write_config(tmp_path, address="gm@pbem.example")), now=clock)
+    m.store.create()
+    m.new_game(GAME, game=engine.info.name, rules="variable-pig", seed=5, deadline="2d",
+               players=[PlayerSpec(n, f"{n.lower()}@example.org", f"{n.upper()}-SECRET") for n in NAMES[:2]])
+    m.ingest(thunderbird("ann@example.org", f"GAME {GAME}\nTURN 1\nSECRET ANN-SECRET\nMOVE: NEXT CARROT\n"
+                         "MOVE: NEXT\nDEFAULT: NEXT LETTUCE ELSE NEXT\nHARE: GIVE", "ann@x"))
+    clock.moment += timedelta(days=2, minutes=1)
+    m.resolve(GAME, force=True)
+    ann, _ = parts(next((tmp_path / "outbox").glob("*-report-ann@example.org.eml")))
+    bob, _ = parts(next((tmp_path / "outbox").glob("*-report-bob@example.org.eml")))
+    assert ann.rstrip().endswith("\nDEFAULT: NEXT LETTUCE ELSE NEXT\nHARE: GIVE"), ann[-300:]
+    assert bob.rstrip().endswith("\nDEFAULT: NEXT\nHARE: TAKE"), bob[-300:]

@@ -388,6 +388,11 @@ class HarePresenter(Presenter[View, Slot]):
             return [f"MOVE: {chain}"] * max(_my_slots(view, reader), 1) + [f"DEFAULT: {chain}", f"HARE: {choice}"]
         return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", f"HARE: {choice}"]
 
+    def next_lines(self, view: View, reader: Reader, previous: Sequence[str]) -> list[str]:
+        """A fresh sheet, with the DEFAULT and HARE lines of the last one kept."""
+        kept = {line.partition(":")[0]: line for line in previous if line.partition(":")[0] in ("DEFAULT", "HARE")}
+        return [kept.get(line.partition(":")[0], line) for line in self.order_lines(view, reader)]
+
     def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
         two = view.per_seat > 1
         runners = [RunnerMark(r.seat, r.name, r.square, r.place, f"{r.name[0]}{r.name[-1]}" if two else None)
