@@ -238,7 +238,7 @@ class Mailer(Generic[Tx]):
         msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
                             date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied",
-                            due=(game.name, game.turn, game.deadline))
+                            due=None if resolves else (game.name, game.turn, game.deadline))
         return Outgoing(MailKind.ACK, player.email, msg_id, subject, raw)
 
     def refusal(self, *, to: str, to_name: str, reader: str, subject: str, reason: str, fix: str, message: int,

@@ -168,9 +168,9 @@ def _picture(view: View, hand: tuple[str, ...] | None, *, title: str, subtitle: 
     series = f"Open series: {view.series}" if view.series else "No series open"
     mine = None if hand is None else (f"Your hand ({len(hand)})", hand)
     svg = race_svg(rows, title=title, subtitle=subtitle, series=series, hand=mine)
-    alt = "; ".join(f"{s.name}'s course: {' '.join(s.course)}" for s in view.seats) + f". {series}."
+    alt = "; ".join(f"{s.name}'s course: {labels(s.course)}" for s in view.seats) + f". {series}."
     if hand is not None:
-        alt += f" Your hand: {' '.join(hand) or 'no cards'}."
+        alt += f" Your hand: {labels(hand) or 'no cards'}."
     return Picture(svg, svg_to_png(svg), alt)
 
 
