@@ -650,31 +650,36 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
     turn = it.sheet.turn
     if turn is not None and turn != it.game.turn:
         when = "already resolved" if turn < it.game.turn else "not open yet"
-        fix = _late_fix(m, it, turn) if turn < it.game.turn and it.player is not None and it.player.email else \
+        fix = _late_fix(m, session, it, turn) if turn < it.game.turn and it.player is not None and it.player.email else \
             f"Send your orders with the line 'TURN {it.game.turn}'."
         raise Stop(MessageStatus.REFUSED,
                    f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
                    fix=fix, reply=True)
 
 
-def _late_fix(m: Deps, it: Intake, turn: int) -> str:
+def _late_fix(m: Deps, session: Session, it: Intake, turn: int) -> str:
     """What a player whose sheet came after its turn was resolved is told: what happened since
     (in a game that resolves on receipt, another seat's sheet may have moved it on) and what is
     asked of her now, with a sheet for the current turn ready to edit."""
-    assert it.game is not None and it.player is not None
+    assert it.game is not None and it.game.id is not None and it.player is not None
     engine = m.engine(it.game)
     now = it.game.turn
     span = f"turn {turn} was" if now - turn == 1 else f"turns {turn} to {now - 1} were"
-    how = (" as soon as the sheets each turn waited for were in" if engine.info.resolve_on_receipt
-           else "")
-    told = (f"What happened: {span} resolved{how}; your report of each turn tells it "
-            f"(a mail with the line RESEND {now - 1} sends the latest again).")
+    how = ""
+    record = m.store.turn(session, it.game.id, turn) if now - turn == 1 else None
+    if engine.info.resolve_on_receipt and record is not None:
+        movers = set(engine.to_move(engine.load_state(json.loads(record.before))))
+        names = [p.name for p in it.players if p.seat in movers and p.seat != it.player.seat]
+        if names:
+            how = f" as soon as {' and '.join(names)}'s sheet{'s' if len(names) > 1 else ''} arrived"
+    told = (f"What happened: {span} resolved{how}.\nYour report of turn {now - 1} tells it; a mail with "
+            f"the line RESEND {now - 1} sends it again.")
     if it.player.seat not in engine.may_send(it.state):
-        return f"{told}\nWhat is asked of you now: nothing in turn {now}; your next report says when you move again."
+        return f"{told}\n\nWhat is asked of you now: nothing in turn {now}; your next report says when you move again."
     reader = Reader(Viewer(it.player.seat), it.player.name, (it.player.seat,))
     lines = engine.presenter.order_lines(engine.view(it.state, reader.viewer), reader)
     sheet = sheet_template(it.game.name, now, reply_token(it.player.secret, it.game.name, now), lines)
-    return (f"{told}\nWhat is asked of you now: your orders for turn {now}, which is open. "
+    return (f"{told}\n\nWhat is asked of you now: your orders for turn {now}, which is open.\n"
             f"Send them with the line 'TURN {now}'; this sheet is ready to edit:\n\n{sheet}")
 
 

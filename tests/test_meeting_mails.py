@@ -241,7 +241,7 @@ def test_a_late_answer_to_the_welcome_is_told_what_happened_and_what_is_asked(tm
     refusal = sorted((tmp_path / "outbox").glob(f"*-refusal-{other.email}.eml"))[-1]
     text, _ = parts(refusal)
     assert f"these orders are for turn 1, which is already resolved; the current turn is {game.turn}" in text
-    assert "What happened: turn 1 was resolved as soon as the sheets each turn waited for were in" in text
+    assert f"What happened: turn 1 was resolved as soon as {mover.name}'s sheet arrived.\n" in text
     if other.seat in engine.may_send(now):
         assert f"What is asked of you now: your orders for turn {game.turn}, which is open." in text
         assert f"\nGAME {GAME}\nTURN {game.turn}\nSECRET T{game.turn}-" in text
