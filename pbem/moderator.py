@@ -327,8 +327,9 @@ class Moderator:
                     due.append((game.name, game.turn))
         return due
 
-    def queue_reminders(self, spans: Sequence[timedelta]) -> int:
-        """Remind players without orders, once per (turn, span), `span` before the deadline."""
+    def queue_reminders(self, spans: Sequence[timedelta], *, deliver: bool = True) -> int:
+        """Remind players without orders, once per (turn, span), `span` before the deadline;
+        `deliver=False` leaves them queued for the caller's delivery (which counts them)."""
         at = self.now()
         count = 0
         with self.store.session() as session:
@@ -358,7 +359,8 @@ class Moderator:
                         continue
                     self.mailer.queue(session, game, game.turn, mail)
                     count += 1
-        self.deliver()
+        if deliver:
+            self.deliver()
         return count
 
     def _opened(self, session: Session, game: GameRow) -> datetime:

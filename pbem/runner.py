@@ -153,7 +153,7 @@ class Runner:
             log.info("%s: turn %d resolved, %d reports queued", name, summary.turn, summary.mails)
 
     def remind(self, report: RoundReport) -> None:
-        report.reminders += self.m.queue_reminders(self.reminder_spans())
+        report.reminders += self.m.queue_reminders(self.reminder_spans(), deliver=False)  # sent with the round
 
     def reminder_spans(self) -> list[timedelta]:
         spans = []
