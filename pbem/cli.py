@@ -23,30 +23,40 @@ class _Group(click.Group):
     """Turns PbemError into a clean message and exit code 1."""
 
     def invoke(self, ctx: click.Context) -> object:
-        from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
-
         try:
             return super().invoke(ctx)
         except PbemError as err:
             raise click.ClickException(str(err)) from None
-        except OperationalError as err:
-            raise click.ClickException(
-                f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
-                "its server is down. Nothing was changed by this command; run it again in a moment.") from None
-        except IntegrityError as err:  # a clash of unique keys: two commands at once, not damage
-            raise click.ClickException(
-                f"this was done by another command at the same moment ({_first_line(err)}): nothing was changed "
-                "by this one; run it again if it is still needed.") from None
-        except DatabaseError as err:
-            raise click.ClickException(
-                f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "
-                "or point [database] url in pbem.toml at the right one.") from None
         except OSError as err:
             if err.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise click.ClickException(
                     f"the disk is full ({err.filename or err}): free some space and run the command again; "
                     "what was committed stays committed, and queued mail is sent by the next `pbem send`.") from None
             raise
+        except Exception as err:
+            problem = _database_problem(err)
+            if problem is None:
+                raise
+            raise click.ClickException(problem) from None
+
+
+def _database_problem(err: Exception) -> str | None:
+    """What a database error means for the GM, None for any other error. SQLAlchemy's errors are
+    looked up only where SQLAlchemy is loaded (whatever raised one loaded it): a command that never
+    touches the store does not pay for importing it."""
+    exc = sys.modules.get("sqlalchemy.exc")
+    if exc is None:
+        return None
+    if isinstance(err, exc.OperationalError):
+        return (f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
+                "its server is down. Nothing was changed by this command; run it again in a moment.")
+    if isinstance(err, exc.IntegrityError):  # a clash of unique keys: two commands at once, not damage
+        return (f"this was done by another command at the same moment ({_first_line(err)}): nothing was changed "
+                "by this one; run it again if it is still needed.")
+    if isinstance(err, exc.DatabaseError):
+        return (f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "
+                "or point [database] url in pbem.toml at the right one.")
+    return None
 
 
 def _first_line(err: Exception) -> str:
@@ -361,8 +371,8 @@ def status(name: str, config_path: Path | None) -> None:
         click.echo(f"  {p.name:<12} {who:<28} {got}")
     # the sheets the turn waits for, as `pbem games` counts them: a computer player's never holds it up
     due = [p for p in info.players if p.to_move and not p.bot]
-    got = sum(1 for p in due if p.orders or p.standing)
-    click.echo("every sheet is in" if got == len(due) else f"{got} of {len(due)} sheets in")
+    sent = sum(1 for p in due if p.orders or p.standing)
+    click.echo("every sheet is in" if sent == len(due) else f"{sent} of {len(due)} sheets in")
     for p in info.players:
         if p.bouncing:
             click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")
@@ -598,11 +608,16 @@ def games(config_path: Path | None) -> None:
 
     Example: pbem games
     """
-    from pbem.reports import when
+    from pbem.config import load_config
+    from pbem.store_peek import holds_no_game
 
-    rows = _moderator(config_path).games()
+    # a store that holds no game says so before the store's machinery is loaded: a fresh home answers at once
+    rows = [] if holds_no_game(load_config(config_path).database_url) else _moderator(config_path).games()
     if not rows:
         click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
+        return
+    from pbem.reports import when
+
     names = max((len(g.name) for g in rows), default=0)
     plays = max((len(f"{g.kind} ({g.ruleset})") for g in rows), default=0)
     for g in rows:

@@ -28,8 +28,8 @@ from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
-from pbem.games.present import Reader
 from pbem.games.chance import game_chance
+from pbem.games.present import Reader
 from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
@@ -919,7 +919,8 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             try:
                 for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, it.parsed.echo if it.parsed is not None else ())
+                echo = it.parsed.echo if it.parsed is not None else ()
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, echo)
             except Stop as stop:
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:

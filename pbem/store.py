@@ -41,6 +41,7 @@ except ImportError:  # not POSIX: SQLite's own busy handler alone
     fcntl = None  # type: ignore[assignment]
 from pbem.errors import PbemError
 from pbem.mail.kinds import MailKind
+from pbem.store_peek import GAME_TABLE
 
 
 class MessageStatus(enum.StrEnum):
@@ -70,7 +71,7 @@ def utcnow() -> datetime:
 
 
 class GameRow(SQLModel, table=True):
-    __tablename__ = "game"
+    __tablename__ = GAME_TABLE
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     game: str

@@ -66,7 +66,7 @@ def parts(path: Path) -> tuple[str, str | None]:
     text = msg.get_body(("plain",))
     assert text is not None
     rich = msg.get_body(("html",))
-    return str(text.get_content()), None if rich is None else str(rich.get_content())  # type: ignore[attr-defined]
+    return str(text.get_content()), None if rich is None else str(rich.get_content())
 
 
 def html_lines(page: str) -> str:
@@ -321,7 +321,7 @@ def test_pbem_games_lines_up_its_columns(tmp_path: Path) -> None:
                    players=[PlayerSpec(n, f"{n.lower()}@example.org", None) for n in NAMES[:seats]])
     lines = _cli(config, "games").splitlines()
     assert len(lines) == 2 and len({line.index(" turn 1,") for line in lines}) == 1, lines
-    starts = {line.index(kind) for line, kind in zip(lines, (games()[0].info.name, games()[-1].info.name))}
+    starts = {line.index(kind) for line, kind in zip(lines, (games()[0].info.name, games()[-1].info.name), strict=True)}
     assert len(starts) == 1, lines
 
 
@@ -409,3 +409,21 @@ def test_the_next_template_keeps_the_choices_a_sheet_made_for_later_turns(tmp_pa
     bob, _ = parts(next((tmp_path / "outbox").glob("*-report-bob@example.org.eml")))
     assert ann.rstrip().endswith("\nDEFAULT: NEXT LETTUCE ELSE NEXT\nHARE: GIVE"), ann[-300:]
     assert bob.rstrip().endswith("\nDEFAULT: NEXT\nHARE: TAKE"), bob[-300:]
+
+
+def test_pbem_games_in_a_fresh_home_loads_no_store_machinery(tmp_path: Path) -> None:
+    """A command imports what it needs when it needs it: a fresh home's `pbem games` answers
+    from the standard library (benchmarks/cli_startup.py measures what that saves)."""
+    import os
+    import subprocess
+    import sys
+
+    Moderator(load_config(write_config(tmp_path, address="gm@pbem.example"))).store.create()
+    probe = ("import sys; from pbem.cli import main\n"
+             "try:\n    main(['games'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'jinja2', 'pbem.store', 'pbem.games') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PBEM_CONFIG": str(tmp_path / "pbem.toml"),
+                              "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}).stdout
+    assert out.splitlines() == ["No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net",
+                                "[]"], out

@@ -72,7 +72,7 @@ def letter_html(text: str, sheet: str = "") -> Markup:
     blocks = [(before.strip("\n"), _BLOCK), (found, _SHEET), (after.strip("\n"), _BLOCK)]
     html = "\n".join(f'<pre style="{style}">{_lines_html(part, style is _BLOCK)}</pre>'
                      for part, style in blocks if part)
-    return Markup(html)
+    return Markup(html)  # noqa: S704 - every piece of text in it went through escape()
 
 
 def render(template: str, context: object, envelope: Envelope | None = None) -> str:
