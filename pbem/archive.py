@@ -17,6 +17,7 @@ import hashlib
 import heapq
 import json
 import os
+import re
 import sys
 import tempfile
 import uuid
@@ -35,7 +36,7 @@ from pbem.games import AnyGame, find_game
 from pbem.games.base import Place, Viewer
 from pbem.games.chance import Draw
 from pbem.games.sheet import read_sheet
-from pbem.reports import when
+from pbem.reports import rules_href, when
 from pbem.resources import data_dir
 from pbem.turn_record import TurnRecord, picture
 
@@ -212,6 +213,8 @@ class Board:
     href: str
     alt: str
     svg: Markup = Markup("")
+    #: height over width, from the SVG's viewBox: each game's board keeps its own shape in a tile
+    ratio: float = 0.583
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,7 @@ class GamePage:
     title: str
     ruleset: str
     options: str
+    rules: str  # the link to the game's rules page, "" for none
     players: str
     state: str
     revealed: bool
@@ -557,7 +561,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
 
         svg, alt = pictures.get(path, key, draw)
         site.put(path, svg.encode("utf-8"))
-        return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt))
+        return Board(f"board-{turn}.svg", alt, _inline_svg(svg, alt), _ratio(svg))
 
     def layout(title: str, crumbs: Sequence[Crumb]) -> Layout:
         return Layout(title, "../", (Crumb("Archive", "../index.html"), *crumbs), "feed.atom")
@@ -566,6 +570,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     entries = _Latest(FEED_ENTRIES)  # a game's feed keeps the latest, as the site's does
     exported = _Spool()  # the export's turns, written as they come
     last = game.turns[-1].turn if game.turns else 0
+    last_ratio = Board.ratio
     for t in game.turns:
         record = TurnRecord.from_json(engine, turn=t.turn, resolved_at=t.resolved_at, resolutions=t.resolutions,
                                       before=t.before, after=t.after, sheets=t.sheets)
@@ -588,6 +593,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
         result = engine.result(after)
         resolved = when(t.resolved_at)
         pic = board(t.turn, after, whole, resolutions, f"{game.name} — turn {t.turn}")
+        last_ratio = pic.ratio
         page = f"turn-{t.turn}.html"
         site.put(f"{d}/{page}", _render("turn.html.j2", TurnPage(
             layout=layout(f"Turn {t.turn} — {game.name} ({info.title})",
@@ -622,12 +628,13 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
     else:
         state = f"turn {engine.turn(now)} to play"
     if game.turns:
-        latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"])
+        latest = Board(f"board-{last}.svg", pictures.new[f"{d}/board-{last}.svg"]["alt"], ratio=last_ratio)
     else:
         latest = board(0, now, [], [], f"{game.name} — before turn 1")
     site.put(f"{d}/index.html", _render("game.html.j2", GamePage(
         layout=layout(f"{game.name} ({info.title}) — {state}", (Crumb(game.name, ""),)),
         name=game.name, title=info.title, ruleset=ruleset, options=", ".join(game.options),
+        rules=f"../{rules_href(info.rules_page)}" if _rules_source(info.rules_page) else "",
         players=", ".join(game.seats), state=state, revealed=over, held=held,
         deadline="" if over or game.deadline is None else when(game.deadline),
         standings=_standings(result.places), position=tuple(presenter.position_lines(engine.view(now, viewer))),
@@ -660,7 +667,7 @@ def _game_site(game: GameData, settings: Settings, pictures: Pictures, site: Sit
         uuid.uuid5(uuid.NAMESPACE_URL, f"pbem:{game.name}:{_stamp(game.created_at)}").urn,
         [e for _, e in entries], prefix="../")))
     tile = GameTile(game.name, f"{d}/index.html", info.title, ruleset, ", ".join(game.seats), last, state,
-                    Board(f"{d}/board-{last}.svg", latest.alt))
+                    Board(f"{d}/board-{last}.svg", latest.alt, ratio=latest.ratio))
     return _GameSite(tile, entries)
 
 
@@ -681,9 +688,51 @@ def render_site(games: Sequence[GameData], settings: Settings, pictures: Picture
     return site.files
 
 
+@dataclass(frozen=True)
+class RulesPage:
+    layout: Layout
+    title: str
+    text: str  # the page of pbem's documentation, as written
+
+
+_VIEWBOX = re.compile(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"')
+
+
+def _ratio(svg: str) -> float:
+    """A picture's height over its width, read from its SVG's viewBox (the usual board's without one)."""
+    found = _VIEWBOX.search(svg[:2000])
+    width, height = (float(found.group(1)), float(found.group(2))) if found else (0.0, 0.0)
+    return round(height / width, 4) if width > 0 and height > 0 else Board.ratio
+
+
+def _rules_source(page: str) -> Path | None:
+    """The documentation page `page` of the rules, where pbem has it."""
+    if not page:
+        return None
+    try:
+        source = data_dir("docs/rules") / f"{page}.md"
+    except FileNotFoundError:
+        return None
+    return source if source.is_file() else None
+
+
+def _rules_pages(site: Site, games: Sequence[GameData]) -> None:
+    """The rules of each game played here, as pbem's documentation tells them, for the welcome's link."""
+    for kind in sorted({g.kind for g in games}):
+        info = find_game(kind).info
+        source = _rules_source(info.rules_page)
+        if source is None:
+            continue
+        layout = Layout(f"{info.title}: the rules", "../", (Crumb("Archive", "../index.html"), Crumb("Rules", "")),
+                        "../feed.atom")
+        site.put(rules_href(info.rules_page), _render("rules.html.j2", RulesPage(
+            layout, info.title, source.read_text(encoding="utf-8"))))
+
+
 def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictures: Pictures) -> None:
     """Every file of the site into `site`, one game and one turn at a time."""
     site.put("style.css", (data_dir("templates") / _TEMPLATES / "style.css").read_bytes())
+    _rules_pages(site, games)
     tiles = []
     entries = _Latest(FEED_ENTRIES)
     for game in games:

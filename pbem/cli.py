@@ -12,6 +12,7 @@ import click
 
 from pbem import __version__
 from pbem.errors import PbemError
+from pbem.words import plural
 
 if TYPE_CHECKING:  # the library is imported lazily, so `pbem --help` starts fast
     from pbem.mail.maildir import MailFile
@@ -22,30 +23,40 @@ class _Group(click.Group):
     """Turns PbemError into a clean message and exit code 1."""
 
     def invoke(self, ctx: click.Context) -> object:
-        from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
-
         try:
             return super().invoke(ctx)
         except PbemError as err:
             raise click.ClickException(str(err)) from None
-        except OperationalError as err:
-            raise click.ClickException(
-                f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
-                "its server is down. Nothing was changed by this command; run it again in a moment.") from None
-        except IntegrityError as err:  # a clash of unique keys: two commands at once, not damage
-            raise click.ClickException(
-                f"this was done by another command at the same moment ({_first_line(err)}): nothing was changed "
-                "by this one; run it again if it is still needed.") from None
-        except DatabaseError as err:
-            raise click.ClickException(
-                f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "
-                "or point [database] url in pbem.toml at the right one.") from None
         except OSError as err:
             if err.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise click.ClickException(
                     f"the disk is full ({err.filename or err}): free some space and run the command again; "
                     "what was committed stays committed, and queued mail is sent by the next `pbem send`.") from None
             raise
+        except Exception as err:
+            problem = _database_problem(err)
+            if problem is None:
+                raise
+            raise click.ClickException(problem) from None
+
+
+def _database_problem(err: Exception) -> str | None:
+    """What a database error means for the GM, None for any other error. SQLAlchemy's errors are
+    looked up only where SQLAlchemy is loaded (whatever raised one loaded it): a command that never
+    touches the store does not pay for importing it."""
+    exc = sys.modules.get("sqlalchemy.exc")
+    if exc is None:
+        return None
+    if isinstance(err, exc.OperationalError):
+        return (f"the database cannot be used now ({_first_line(err)}): another pbem may hold it locked, or "
+                "its server is down. Nothing was changed by this command; run it again in a moment.")
+    if isinstance(err, exc.IntegrityError):  # a clash of unique keys: two commands at once, not damage
+        return (f"this was done by another command at the same moment ({_first_line(err)}): nothing was changed "
+                "by this one; run it again if it is still needed.")
+    if isinstance(err, exc.DatabaseError):
+        return (f"the database is damaged or is not pbem's ({_first_line(err)}): restore it from a backup, "
+                "or point [database] url in pbem.toml at the right one.")
+    return None
 
 
 def _first_line(err: Exception) -> str:
@@ -216,8 +227,8 @@ def _player_specs(players: tuple[str, ...], secrets: tuple[str, ...], zones: tup
 @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, whose "
-                   "seat gets the default orders until computer players can write their own.")
+              help="A player, in seat order; NAME=bot (or NAME=bot:LEVEL) seats a computer player, which "
+                   "writes its own sheet each turn when the turn is resolved.")
 @click.option("--seed", default=None, metavar="TEXT",
               help="The key of the game's chance, for test games that must come out the same again: whoever "
                    "knows or guesses it knows every draw (default: 256 secret random bits).")
@@ -303,8 +314,10 @@ def ingest(paths: tuple[Path, ...], config_path: Path | None) -> None:
                    f"Try again later: exit status {EX_TEMPFAIL} (EX_TEMPFAIL) tells a mail server "
                    "delivering into `pbem ingest -` to keep the mail and retry.", err=True)
         sys.exit(EX_TEMPFAIL)
+    resolved = counts.pop("resolved", 0)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no messages"
-    click.echo(f"Ingested {taken} message{'s' if taken != 1 else ''}: {summary}")
+    turns = f"; {plural(resolved, 'turn')} resolved" if resolved else ""
+    click.echo(f"Ingested {plural(taken, 'message')}: {summary}{turns}")
 
 
 def _ingest_items(m: Moderator, items: list[MailFile | None], counts: dict[str, int]) -> int:
@@ -323,6 +336,10 @@ def _ingest_items(m: Moderator, items: list[MailFile | None], counts: dict[str, 
         counts[result.status] = counts.get(result.status, 0) + 1
         who = f" {result.player} in {result.game}" if result.player else (f" {result.game}" if result.game else "")
         click.echo(f"[{n}/{len(items)}] {name}: {result.status}{who} — {result.reason}")
+        if result.resolved is not None:
+            counts["resolved"] = counts.get("resolved", 0) + 1
+            click.echo(f"[{n}/{len(items)}] {name}: {result.game} turn {result.resolved} resolved with it: "
+                       f"{plural(result.reports, 'report')} written")
         if item is not None and not item.mark_seen():
             click.echo(f"[{n}/{len(items)}] {name}: already moved by another run")
     return taken
@@ -346,12 +363,16 @@ def status(name: str, config_path: Path | None) -> None:
                + (" (paused: `pbem resume` starts it again)" if info.paused else ""))
     for p in info.players:
         got = f"orders in ({when(p.orders)})" if p.orders else (
-            "standing orders" if p.standing else "no orders yet" if p.to_move else "has no move this turn")
+            "standing orders" if p.standing else "has no move this turn" if not p.to_move
+            else "writes its sheet when the turn is resolved" if p.bot else "no orders yet")
         if p.away:
             got += ", on vacation"
-        click.echo(f"  {p.name:<12} {p.email:<28} {got}")
-    waiting = sum(1 for p in info.players if not p.orders)
-    click.echo(f"{len(info.players) - waiting} of {len(info.players)} sheets in")
+        who = p.email or f"computer player ({p.bot})"
+        click.echo(f"  {p.name:<12} {who:<28} {got}")
+    # the sheets the turn waits for, as `pbem games` counts them: a computer player's never holds it up
+    due = [p for p in info.players if p.to_move and not p.bot]
+    sent = sum(1 for p in due if p.orders or p.standing)
+    click.echo("every sheet is in" if sent == len(due) else f"{sent} of {len(due)} sheets in")
     for p in info.players:
         if p.bouncing:
             click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")
@@ -485,7 +506,8 @@ def history(name: str, config_path: Path | None) -> None:
     engine = m.engine(game)
     public = Viewer.public()
     click.echo(f"{game.name}: {game.game} ({game.rules}), players "  # no seed: it is the key to every draw to come
-               + ", ".join(f"{p.name} <{p.email}>" for p in players))
+               + ", ".join(f"{p.name} <{p.email}>" if p.email else f"{p.name} (computer player, {p.bot})"
+                           for p in players))
     if not turns:
         click.echo("No turn resolved yet.")
     events = m.events(name)
@@ -503,9 +525,9 @@ def history(name: str, config_path: Path | None) -> None:
     from pbem.commands import missed_turns
 
     for p in players:
-        missed = missed_turns(turns, p)
+        missed = missed_turns(engine, turns, p)
         since = f" since turn {p.since_turn}" if p.since_turn > 1 else ""
-        click.echo(f"{p.name}: {len(missed)} missed turn{'s' if len(missed) != 1 else ''}{since}"
+        click.echo(f"{p.name}: {plural(len(missed), 'missed turn')}{since}"
                    + (f" ({', '.join(map(str, missed))})" if missed else ""))
 
 
@@ -586,18 +608,25 @@ def games(config_path: Path | None) -> None:
 
     Example: pbem games
     """
-    from pbem.reports import when
+    from pbem.config import load_config
+    from pbem.store_peek import holds_no_game
 
-    rows = _moderator(config_path).games()
+    # a store that holds no game says so before the store's machinery is loaded: a fresh home answers at once
+    rows = [] if holds_no_game(load_config(config_path).database_url) else _moderator(config_path).games()
     if not rows:
         click.echo("No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net")
+        return
+    from pbem.reports import when
+
+    names = max((len(g.name) for g in rows), default=0)
+    plays = max((len(f"{g.kind} ({g.ruleset})") for g in rows), default=0)
     for g in rows:
         if g.over:
             state = f"over{': ' + g.result if g.result else ''}"
         else:
             state = f"turn {g.turn}, " + ("paused" if g.paused else f"deadline {when(g.deadline)}")
             state += f"; missing: {', '.join(g.missing)}" if g.missing else "; every sheet is in"
-        click.echo(f"{g.name:<16} {g.kind} ({g.ruleset})  {state}")
+        click.echo(f"{g.name:<{names}}  {f'{g.kind} ({g.ruleset})':<{plays}}  {state}")
 
 
 @main.command()
@@ -856,11 +885,13 @@ def quarantine_retry(message_ids: tuple[int, ...], config_path: Path | None) -> 
 
 @main.command()
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False), default="pbem-demo")
-def demo(directory: Path) -> None:
-    """Run the sample campaign (sample_turns/) into DIRECTORY and say where to look.
+@click.option("--game", "game_name", default=None, help="Whose sample campaign (default: the default game's).")
+def demo(directory: Path, game_name: str | None) -> None:
+    """Run a game's sample campaign (sample_turns/) into DIRECTORY and say where to look; --game
+    names the game (a name without a campaign lists the games that have one).
 
     Example: pbem demo /tmp/pbem-demo
     """
-    from pbem.demo import run_demo
+    from pbem.demo import campaign_of, run_demo
 
-    run_demo(directory, echo=click.echo)
+    run_demo(directory, echo=click.echo, campaign_dir=campaign_of(game_name))

@@ -130,14 +130,17 @@ def suggestion(game: GameRow, player: PlayerRow, text: str) -> Answer:
                   "has been sent for you. Edit it as you like and reply with it:", ("", *template.splitlines()))
 
 
-def missed_turns(turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
-    """The turns of the player's tenure resolved without their sheet, not counting vacation."""
+def missed_turns(engine: AnyGame, turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
+    """The turns of the player's tenure that the seat had to move in and sent no sheet for, not
+    counting vacation: a turn without a move for the seat (the other seat's, or one it was done
+    in) is no missed turn, whatever it sent."""
     missed = []
     for t in turns:
         if t.turn < player.since_turn:
             continue
         sheets = json.loads(t.sheets)
-        if sheets.get(player.name) is None and not _away(player, t.resolved_at):
+        if sheets.get(player.name) is None and not _away(player, t.resolved_at) and \
+                player.seat in engine.to_move(engine.load_state(json.loads(t.before))):
             missed.append(t.turn)
     return missed
 

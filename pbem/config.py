@@ -347,6 +347,8 @@ _URL_EXAMPLES = 'url = "sqlite:///pbem.sqlite" or url = "postgresql+psycopg://us
 def _database_url(url: str) -> str:
     """`url` when SQLAlchemy can open it with a driver that is installed; else a PbemError that says
     how to fix it (the URL is never repeated: it may hold a password)."""
+    if url.startswith("sqlite:///") and "?" not in url:
+        return url  # a plain SQLite file: the standard library's driver, nothing to check (and no SQLAlchemy to load)
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 

@@ -36,8 +36,30 @@ def _date(raw: bytes) -> datetime | None:
         return None
 
 
+def campaigns() -> dict[str, Path]:
+    """Each game's sample campaign, by the game's name: the first folder of sample_turns/ (the
+    top one first) whose campaign.toml plays it."""
+    root = data_dir("sample_turns")
+    found: dict[str, Path] = {}
+    for folder in [root, *sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("turn"))]:
+        spec = folder / "campaign.toml"
+        if spec.is_file():
+            game = tomllib.loads(spec.read_text(encoding="utf-8")).get("game") or default_game().info.name
+            found.setdefault(game, folder)
+    return found
+
+
+def campaign_of(game: str | None) -> Path:
+    """The sample campaign of `game` (None: the default game's); PbemError names those there are."""
+    found = campaigns()
+    name = game or default_game().info.name
+    if name not in found:
+        raise PbemError(f"no sample campaign plays {name!r}; there are campaigns of {', '.join(sorted(found))}")
+    return found[name]
+
+
 def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_dir: Path | None = None) -> Moderator:
-    campaign_dir = campaign_dir or data_dir("sample_turns")
+    campaign_dir = campaign_dir or campaign_of(None)
     spec = tomllib.loads((campaign_dir / "campaign.toml").read_text(encoding="utf-8"))
     if (directory / "pbem.toml").exists():
         raise PbemError(f"{directory} already holds a pbem setup; give the demo a new folder")
@@ -61,7 +83,7 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             if action.get("before") == turn_dir.name and "replace" in action:
                 row = m.replace_player(spec["name"], action["replace"], email=action.get("email"),
                                        bot=action.get("bot"), secret=action.get("secret"))
-                echo(f"Before {turn_dir.name}: {row.name} is handed to {row.email or 'a computer player'}")
+                echo(f"Before turn {turn_dir.name[4:]}: {row.name} is handed to {row.email or 'a computer player'}")
         latest = clock.moment
         opened = m.game_state(spec["name"])[0].turn
         for path in mails[turn_dir.name]:
@@ -76,7 +98,8 @@ def run_demo(directory: Path, *, echo: Callable[[str], None] = print, campaign_d
             done = game.turn - 1
             engine = m.engine(game)
             resolutions = list(TurnRecord.from_row(engine, m.turn_record(spec["name"], done)[2]).resolutions)
-            echo(f"Turn {done} resolved on receipt")
+            echo(f"Turn{'s' if done > opened else ''} {opened}{f' to {done}' if done > opened else ''} resolved on "
+                 "receipt of the mails")
         else:
             clock.moment = latest + timedelta(hours=2)
             summary = m.resolve(spec["name"])

@@ -27,15 +27,16 @@ from pbem import commands
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
 from pbem.games import AnyGame
-from pbem.games.base import Parsed
+from pbem.games.base import Parsed, Viewer
 from pbem.games.chance import game_chance
-from pbem.games.sheet import Echo, Ignored, Sheet, holds_orders, merge, read_sheet
+from pbem.games.present import Reader
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, Sheet, holds_orders, merge, read_sheet
 from pbem.mail.dsn import parse_dsn
 from pbem.mail.guard import MAX_BYTES, check_limits, header_block, header_fields
 from pbem.mail.headers import message_key, read_message_id, read_subject
 from pbem.mail.sender import Refusal, Sender, read_sender
 from pbem.mail.text import BOUNCE, classify, extract_orders_text, parse_message
-from pbem.mailer import Answer, Mailer, Outgoing, ReportParts
+from pbem.mailer import Answer, Mailer, Outgoing, ReportParts, sheet_template
 from pbem.store import (
     EventKind,
     EventRow,
@@ -47,7 +48,7 @@ from pbem.store import (
     SheetRow,
     Store,
 )
-from pbem.tokens import Proof, identify, new_secret
+from pbem.tokens import Proof, identify, new_secret, reply_token
 from pbem.turn_record import TurnRecord
 
 #: wrong secrets for one player within a day before the GM is told
@@ -144,6 +145,9 @@ class IntakeResult:
     step: str
     game: str | None = None
     player: str | None = None
+    #: a game that resolves on receipt: the turn this mail's sheet resolved, and the reports written
+    resolved: int | None = None
+    reports: int = 0
 
 
 Step = Callable[[Deps, Session, Intake], None]
@@ -508,7 +512,8 @@ def _resend(m: Deps, session: Session, it: Intake, command: str) -> None:
     told = TurnRecord.from_row(m.engine(it.game), record)
     notes = commands.gm_notes(m.store, session, it.game, record.turn)
     common: dict[str, Any] = dict(turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
-                                  correction=told.correction, notes=notes, again=it.row.id or 0, only=it.player.seat)
+                                  correction=told.correction, notes=notes, again=it.row.id or 0, only=it.player.seat,
+                                  sheets=told.sheets)
     parts: list[ReportParts] = []
     m.mailer.reports(it.game, told.game, it.players, told.after, told.resolutions, parts=parts, **common)
     if not parts:
@@ -646,9 +651,37 @@ def check_turn(m: Deps, session: Session, it: Intake) -> None:
     turn = it.sheet.turn
     if turn is not None and turn != it.game.turn:
         when = "already resolved" if turn < it.game.turn else "not open yet"
+        fix = _late_fix(m, session, it, turn) if turn < it.game.turn and it.player is not None and it.player.email else \
+            f"Send your orders with the line 'TURN {it.game.turn}'."
         raise Stop(MessageStatus.REFUSED,
                    f"these orders are for turn {turn}, which is {when}; the current turn is {it.game.turn}",
-                   fix=f"Send your orders with the line 'TURN {it.game.turn}'.", reply=True)
+                   fix=fix, reply=True)
+
+
+def _late_fix(m: Deps, session: Session, it: Intake, turn: int) -> str:
+    """What a player whose sheet came after its turn was resolved is told: what happened since
+    (in a game that resolves on receipt, another seat's sheet may have moved it on) and what is
+    asked of her now, with a sheet for the current turn ready to edit."""
+    assert it.game is not None and it.game.id is not None and it.player is not None
+    engine = m.engine(it.game)
+    now = it.game.turn
+    span = f"turn {turn} was" if now - turn == 1 else f"turns {turn} to {now - 1} were"
+    how = ""
+    record = m.store.turn(session, it.game.id, turn) if now - turn == 1 else None
+    if engine.info.resolve_on_receipt and record is not None:
+        movers = set(engine.to_move(engine.load_state(json.loads(record.before))))
+        names = [p.name for p in it.players if p.seat in movers and p.seat != it.player.seat]
+        if names:
+            how = f" as soon as {' and '.join(names)}'s sheet{'s' if len(names) > 1 else ''} arrived"
+    told = (f"What happened: {span} resolved{how}.\nYour report of turn {now - 1} tells it; a mail with "
+            f"the line RESEND {now - 1} sends it again.")
+    if it.player.seat not in engine.may_send(it.state):
+        return f"{told}\n\nWhat is asked of you now: nothing in turn {now}; your next report says when you move again."
+    reader = Reader(Viewer(it.player.seat), it.player.name, (it.player.seat,))
+    lines = engine.presenter.order_lines(engine.view(it.state, reader.viewer), reader)
+    sheet = sheet_template(it.game.name, now, reply_token(it.player.secret, it.game.name, now), lines)
+    return (f"{told}\n\nWhat is asked of you now: your orders for turn {now}, which is open.\n"
+            f"Send them with the line 'TURN {now}'; this sheet is ready to edit:\n\n{sheet}")
 
 
 def check_on_move(m: Deps, session: Session, it: Intake) -> None:
@@ -676,7 +709,20 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
     warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
     it.ack = m.mailer.acknowledgement(it.game, engine, it.state, it.player, it.parsed, it.echo,
                                       replaced=it.replaced, message=it.row.id, original=original or None,
-                                      warnings=warnings, standing=it.standing)
+                                      warnings=warnings, standing=it.standing,
+                                      resolves=_completes_turn(m, session, it, engine))
+
+
+def _completes_turn(m: Deps, session: Session, it: Intake, engine: AnyGame) -> bool:
+    """Whether this sheet is the last one a game that resolves on receipt waited for: the turn is
+    resolved with it at once, so its acknowledgement offers no correction."""
+    assert it.game is not None and it.game.id is not None and it.player is not None
+    if not engine.info.resolve_on_receipt or it.replaced == "superseded":
+        return False
+    waiting = set(engine.to_move(it.state)) - {p.seat for p in it.players if p.bot}
+    seats = {p.id: p.seat for p in it.players}
+    sent = {seats.get(pid) for pid in m.store.current_sheets(session, it.game.id, it.game.turn)}
+    return it.player.seat in waiting and waiting <= sent | {it.player.seat}
 
 
 def store_sheet(m: Deps, session: Session, it: Intake) -> None:
@@ -874,7 +920,8 @@ def run_pipeline(m: Deps, row: MessageRow, *, deliver: bool = True) -> IntakeRes
             try:
                 for step_name, step in steps:  # noqa: B007 - the except clauses name the step
                     step(m, session, it)
-                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced)
+                echo = it.parsed.echo if it.parsed is not None else ()
+                row.status, row.step, row.reason = MessageStatus.ACCEPTED, steps[-1][0], _accepted(it.replaced, echo)
             except Stop as stop:
                 row.status, row.step, row.reason = stop.status, step_name, stop.reason
                 if step_name == "find-player" and it.player is not None and stop.status == MessageStatus.REFUSED:
@@ -922,10 +969,15 @@ def _finished_elsewhere(m: Deps, row_id: int | None, *, deliver: bool) -> Intake
     return IntakeResult(row_id, "duplicate", "taken in by another run at the same time", "store-raw")
 
 
-def _accepted(replaced: str) -> str:
+def _accepted(replaced: str, echo: tuple[Echo, ...]) -> str:
+    """The console's word on an accepted sheet, with how many of its lines were rejected."""
+    rejected = sum(1 for e in echo if isinstance(e, Rejected))
+    taken = sum(1 for e in echo if isinstance(e, Accepted))
+    note = "" if not rejected else (f"; every order line rejected ({rejected})" if not taken
+                                    else f"; {rejected} line{'' if rejected == 1 else 's'} rejected")
     if replaced == "superseded":
-        return "kept, but a sheet that arrived later is in force"
-    return "orders in force"
+        return "kept, but a sheet that arrived later is in force" + note
+    return "orders in force" + note
 
 
 def ingest(m: Deps, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:

@@ -10,20 +10,20 @@ through a `MailQueue`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 from pbem.config import Config
 from pbem.games import AnyGame
 from pbem.games.base import Parsed, Viewer
-from pbem.games.present import Part, Reader
-from pbem.games.sheet import Accepted, Echo, Ignored, Rejected
+from pbem.games.present import Letter, NoNotes, Part, Reader
+from pbem.games.sheet import Accepted, Echo, Ignored, Rejected, read_sheet
 from pbem.mail.calendar import Deadline, ics
 from pbem.mail.compose import Picture, compose, message_id
 from pbem.mail.kinds import MailKind
-from pbem.reports import EchoLine, Envelope, RejectedLine, render, when
+from pbem.reports import EchoLine, Envelope, RejectedLine, render, rules_line, when
 from pbem.tokens import reply_token
 from pbem.turn_record import picture as public_picture
 
@@ -169,12 +169,13 @@ class Mailer(Generic[Tx]):
 
     def _envelope(self, game: GameContext, engine: AnyGame, turn: int, reader: Reader, player: PlayerContext | None,
                   view: Any, deadline: datetime | None, *, master: bool = False,
-                  orders: Sequence[str] | None = None, **extra: Any) -> Envelope:
+                  orders: Sequence[str] | None = None, previous: Sequence[str] = (), **extra: Any) -> Envelope:
         """The envelope; the template carries the reply token of its turn (the master secret only
         in the welcome mail), and `orders` where given (the sheet just acknowledged), else the
-        presenter's lines for the reader's next sheet."""
+        presenter's lines for the reader's next sheet (after `previous`, her last sheet's lines)."""
         tz = player.timezone if player else "UTC"
-        lines = list(orders) if orders else engine.presenter.order_lines(view, reader) if player is not None else []
+        lines = (list(orders) if orders else engine.presenter.next_lines(view, reader, previous)
+                 if player is not None else [])
         template = ""
         if player is not None:
             due = view_turn(engine, view, turn)
@@ -187,23 +188,36 @@ class Mailer(Generic[Tx]):
 
     # the mails -------------------------------------------------------------------------------
     def welcome(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, at: datetime,
-                key: object = None) -> Outgoing:
-        """The welcome mail with the master secret; `key` makes a replacement's its own mail."""
+                key: object = None, players: Sequence[PlayerContext] = ()) -> Outgoing:
+        """The welcome mail with the master secret and the board at the start (the reader's own
+        picture where the game draws one); `key` makes a replacement's its own mail; `players`
+        (every seat's) names the computer players among them."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         letter = engine.presenter.welcome(view, reader)
-        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True)
+        title, subtitle = f"{game.name} — the start", engine.info.title
+        if engine.presenter.private_pictures:
+            drawn = engine.presenter.reader_picture(view, (), reader, title=title, subtitle=subtitle)
+        else:
+            drawn = public_picture(engine, state, (), title=title, subtitle=subtitle)
+        picture = Picture(f"{game.name}-start.png", f"board-{game.name}-start", drawn.png)
+        env = self._envelope(game, engine, engine.turn(state), reader, player, view, game.deadline, master=True,
+                             board_cid=picture.cid, board_alt=drawn.alt, computers=_computers(players),
+                             players=tuple(f"{p.name} (a computer player)" if p.bot else p.name for p in players),
+                             rules=rules_line(engine.info.rules_page, self.config.archive_url))
         subject = f"Welcome to {game.name}: {engine.info.title}, turn {engine.turn(state)} orders"
         msg_id = message_id(game.name, "welcome", player.name, *((key,) if key is not None else ()),
                             domain=self.domain)
-        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(letter.text, env),
-                            html=_part(letter.html, env) if letter.html else None, date=at, msg_id=msg_id,
-                            due=(game.name, engine.turn(state), game.deadline))
+        text, html = _letter(letter, env)
+        raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=text, html=html,
+                            pictures=[picture], date=at, msg_id=msg_id, due=(game.name, engine.turn(state), game.deadline))
         return Outgoing(MailKind.WELCOME, player.email, msg_id, subject, raw)
 
     def acknowledgement(self, game: GameContext, engine: AnyGame, state: Any, player: PlayerContext, parsed: Parsed[Any],
                         echo: Sequence[Echo], *, replaced: str, message: int, original: str | None,
-                        warnings: Sequence[str] = (), standing: bool = False) -> Outgoing:
+                        warnings: Sequence[str] = (), standing: bool = False, resolves: bool = False) -> Outgoing:
+        """The acknowledgement of a sheet; `resolves`: the turn is resolved with it at once (a game
+        that resolves on receipt got the last sheet it waited for), so no correction is offered."""
         reader = reader_of(player)
         view = engine.view(state, reader.viewer)
         part = engine.presenter.acknowledgement(view, reader, parsed)
@@ -215,7 +229,7 @@ class Mailer(Generic[Tx]):
             rejected=tuple(RejectedLine(e.line, e.column, e.text, e.reason, e.context)
                            for e in echo if isinstance(e, Rejected)),
             ignored=tuple(EchoLine(e.line, e.text, e.text) for e in echo if isinstance(e, Ignored)),
-            warnings=tuple(warnings), standing=standing,
+            warnings=tuple(warnings), standing=standing, resolves=resolves,
             # the template to correct is the sheet in force, not a fresh one: an edit of it changes
             # only what the player means to change
             orders=[e.canonical for e in parsed.echo if isinstance(e, Accepted)] if replaced != "superseded" else None,
@@ -224,7 +238,7 @@ class Mailer(Generic[Tx]):
         msg_id = message_id(game.name, "ack", game.turn, player.name, message, domain=self.domain)
         raw = self._compose(to=player.email, to_name=player.name, subject=subject, text=_part(part, env),
                             date=self.now(), msg_id=msg_id, in_reply_to=original, auto_submitted="auto-replied",
-                            due=(game.name, game.turn, game.deadline))
+                            due=None if resolves else (game.name, game.turn, game.deadline))
         return Outgoing(MailKind.ACK, player.email, msg_id, subject, raw)
 
     def refusal(self, *, to: str, to_name: str, reader: str, subject: str, reason: str, fix: str, message: int,
@@ -240,16 +254,18 @@ class Mailer(Generic[Tx]):
                 resolutions: Sequence[Any], *, turn: int, resolved: datetime,
                 deadline: datetime | None, correction: int = 0, notes: Sequence[GmNote] = (),
                 again: object = None, only: int | None = None,
-                parts: list[ReportParts] | None = None) -> list[Outgoing]:
+                parts: list[ReportParts] | None = None,
+                sheets: Mapping[str, str | None] | None = None) -> list[Outgoing]:
         """Every report of a resolved turn, one per player and the GM's: the same bytes each time.
         A turn resolved again after a rollback says so in the subject and the body. `again`
         (a key) makes them mails of their own, sent again on request; `only` keeps one seat's;
-        `parts` takes each report's text and picture instead of its mail."""
+        `parts` takes each report's text and picture instead of its mail; `sheets` (the turn's, by
+        seat name) lets each player's template keep what her sheet chose for later turns."""
         title = f"{game.name} — after turn {turn}"
         drawn = public_picture(engine, after, resolutions, title=title,
                                subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
-        computers = tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
+        computers = _computers(players)
         out = []
         for player in [*players, None]:
             if player is not None and not player.email:
@@ -265,7 +281,8 @@ class Mailer(Generic[Tx]):
                 own = engine.presenter.reader_picture(view, seen, reader, title=title,
                                                       subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
                 shown, alt = Picture(picture.filename, picture.cid, own.png), own.alt
-            env = self._envelope(game, engine, turn, reader, player, view, deadline,
+            previous = _sent_lines(engine, after, player, (sheets or {}).get(player.name)) if player else ()
+            env = self._envelope(game, engine, turn, reader, player, view, deadline, previous=previous,
                                  resolved_at=when(resolved), board_cid=shown.cid, board_alt=alt,
                                  correction=correction,
                                  notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes),
@@ -273,7 +290,7 @@ class Mailer(Generic[Tx]):
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")
                        + ("" if player else " (GM)") + (" (sent again)" if again is not None else ""))
-            text = _part(letter.text, env)
+            text, html = _letter(letter, env)
             if parts is not None:
                 parts.append(ReportParts(subject, text, shown))
                 continue
@@ -284,7 +301,7 @@ class Mailer(Generic[Tx]):
             msg_id = message_id(game.name, *mine, *((f"c{correction}",) if correction else ()),
                                 *(("again", again) if again is not None else ()), domain=self.domain)
             raw = self._compose(to=to, to_name=who, subject=subject, text=text,
-                                html=_part(letter.html, env) if letter.html else None, pictures=[shown],
+                                html=html, pictures=[shown],
                                 date=resolved, msg_id=msg_id, due=(game.name, turn + 1, deadline))
             kind = MailKind.ANSWER if again is not None else MailKind.REPORT if player else MailKind.GM_REPORT
             out.append(Outgoing(kind, to, msg_id, subject, raw))
@@ -388,6 +405,28 @@ def view_turn(engine: AnyGame, view: Any, fallback: int) -> int:
 
 def _part(part: Part, envelope: Envelope) -> str:
     return render(part.template, part.context, envelope)
+
+
+def _letter(letter: Letter, envelope: Envelope) -> tuple[str, str]:
+    """Both parts of a letter from one envelope: the HTML part shows the text part whole (the
+    game's own HTML template adds its pictures around it), so the two cannot drift apart."""
+    text = _part(letter.text, envelope)
+    html = letter.html or Part("mail/letter.html.j2", NoNotes())
+    return text, _part(html, replace(envelope, text=text))
+
+
+def _sent_lines(engine: AnyGame, state: Any, player: PlayerContext, text: str | None) -> tuple[str, ...]:
+    """The accepted lines of the sheet a player sent, as echoed, read against `state` (the position
+    her next sheet is for): () when she sent none."""
+    if not text:
+        return ()
+    parsed = engine.parse(state, read_sheet(text), player.seat)
+    return tuple(e.canonical for e in parsed.echo if isinstance(e, Accepted))
+
+
+def _computers(players: Sequence[PlayerContext]) -> tuple[str, ...]:
+    """The seats computer players hold, as "Sam (strong)"."""
+    return tuple(f"{p.name} ({p.bot})" for p in players if p.bot)
 
 
 @dataclass(frozen=True)

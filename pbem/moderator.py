@@ -152,7 +152,7 @@ class Moderator:
                 session.add(r)
             for player in rows:
                 if player.email:
-                    self.mailer.queue(session, row, 1, self.mailer.welcome(row, engine, state, player, start))
+                    self.mailer.queue(session, row, 1, self.mailer.welcome(row, engine, state, player, start, players=rows))
         self.deliver()
         return row
 
@@ -174,7 +174,9 @@ class Moderator:
     def ingest(self, raw: bytes, source: str = "", *, deliver: bool = True) -> IntakeResult:
         result = ingest(self.intake, raw, source, deliver=deliver)
         if result.status == MessageStatus.ACCEPTED and result.game is not None:
-            self.resolve_on_receipt(result.game)
+            summary = self.resolve_on_receipt(result.game)
+            if summary is not None:
+                return replace(result, resolved=summary.turn, reports=summary.mails)
         return result
 
     def resolve_on_receipt(self, name: str) -> TurnSummary | None:
@@ -325,8 +327,9 @@ class Moderator:
                     due.append((game.name, game.turn))
         return due
 
-    def queue_reminders(self, spans: Sequence[timedelta]) -> int:
-        """Remind players without orders, once per (turn, span), `span` before the deadline."""
+    def queue_reminders(self, spans: Sequence[timedelta], *, deliver: bool = True) -> int:
+        """Remind players without orders, once per (turn, span), `span` before the deadline;
+        `deliver=False` leaves them queued for the caller's delivery (which counts them)."""
         at = self.now()
         count = 0
         with self.store.session() as session:
@@ -336,7 +339,10 @@ class Moderator:
                 deadline = _aware(game.deadline)
                 if at >= deadline:
                     continue
-                spans_due = [s for s in spans if deadline - s <= at]
+                # a span as long as the turn itself would remind beside the report (or welcome)
+                # that opened it, which already says the deadline: it is moot
+                opened = self._opened(session, game)
+                spans_due = [s for s in spans if deadline - s <= at and deadline - s > opened]
                 if not spans_due:
                     continue
                 span = min(spans_due)  # the latest reminder that is due; earlier ones are moot now
@@ -353,8 +359,15 @@ class Moderator:
                         continue
                     self.mailer.queue(session, game, game.turn, mail)
                     count += 1
-        self.deliver()
+        if deliver:
+            self.deliver()
         return count
+
+    def _opened(self, session: Session, game: GameRow) -> datetime:
+        """When the game's current turn opened: the previous turn's resolution, or the game's start."""
+        assert game.id is not None
+        record = self.store.turn(session, game.id, game.turn - 1) if game.turn > 1 else None
+        return _aware(record.resolved_at if record is not None else game.created_at)
 
     # outgoing mail ---------------------------------------------------------------------------
     def note_undeliverable(self, address: str, why: str) -> None:

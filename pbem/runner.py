@@ -13,12 +13,13 @@ from pathlib import Path
 
 from pbem.clock import parse_span
 from pbem.faults import checkpoint
-from pbem.intake import recover
+from pbem.intake import IntakeResult, recover
 from pbem.mail.imap import Cursor, ImapInbox, ImapSettings
 from pbem.mail.maildir import maildir_messages
 from pbem.mail.smtp import Outgoing, SmtpSettings, send
 from pbem.moderator import Moderator
 from pbem.store import Store
+from pbem.words import plural
 
 log = logging.getLogger("pbem.run")
 
@@ -42,8 +43,8 @@ class RoundReport:
             parts.append(f"{self.accepted} accepted, {self.refused} refused, {self.ignored} ignored, "
                          f"{self.quarantined} quarantined")
         which = f" ({', '.join(self.resolved)})" if self.resolved else ""
-        parts.append(f"{len(self.resolved)} turns resolved{which}")
-        parts.append(f"{self.reminders} reminders")
+        parts.append(f"{plural(len(self.resolved), 'turn')} resolved{which}")
+        parts.append(plural(self.reminders, "reminder"))
         parts.append(f"{self.sent} sent" + (f", {self.retry} to retry" if self.retry else "")
                      + (f", {self.failed} failed for good" if self.failed else ""))
         return "; ".join(parts)
@@ -109,19 +110,21 @@ class Runner:
                 time.sleep(interval)
 
     # steps ---------------------------------------------------------------------------------
-    def _count(self, report: RoundReport, status: str) -> None:
+    def _count(self, report: RoundReport, result: IntakeResult) -> None:
         report.fetched += 1
-        if status in ("accepted", "refused", "ignored", "quarantined"):
-            setattr(report, status, getattr(report, status) + 1)
+        if result.status in ("accepted", "refused", "ignored", "quarantined"):
+            setattr(report, result.status, getattr(report, result.status) + 1)
+        if result.resolved is not None:  # a game that resolves on receipt: this mail resolved a turn
+            report.resolved.append(f"{result.game} turn {result.resolved}: {plural(result.reports, 'report')}")
 
     def fetch(self, report: RoundReport) -> None:
         for result in recover(self.m.intake):
-            self._count(report, result.status)
+            self._count(report, result)
             log.info("recovered message %s: %s — %s", result.message, result.status, result.reason)
         if self.inbox is not None:
             def keep(uid: int, raw: bytes) -> None:
                 result = self.m.ingest(raw, f"imap:{self.m.config.imap.get('folder', 'INBOX')}/{uid}", deliver=False)
-                self._count(report, result.status)
+                self._count(report, result)
                 log.info("message %s: %s — %s", uid, result.status, result.reason)
 
             self.inbox.fetch_new(keep)
@@ -132,7 +135,7 @@ class Runner:
                 continue  # another worker took it in and moved it meanwhile
             result = self.m.ingest(raw, str(item.path), deliver=False)
             del raw
-            self._count(report, result.status)
+            self._count(report, result)
             log.info("%s: %s — %s", item.name, result.status, result.reason)
             item.mark_seen()
 
@@ -146,11 +149,11 @@ class Runner:
             except Exception as err:  # noqa: BLE001 - another worker, or a bad game: log, go on
                 log.warning("%s: not resolved: %s", name, err)
                 continue
-            report.resolved.append(f"{name} turn {summary.turn}")
+            report.resolved.append(f"{name} turn {summary.turn}: {plural(summary.mails, 'report')}")
             log.info("%s: turn %d resolved, %d reports queued", name, summary.turn, summary.mails)
 
     def remind(self, report: RoundReport) -> None:
-        report.reminders += self.m.queue_reminders(self.reminder_spans())
+        report.reminders += self.m.queue_reminders(self.reminder_spans(), deliver=False)  # sent with the round
 
     def reminder_spans(self) -> list[timedelta]:
         spans = []

@@ -236,7 +236,7 @@ def replace_player(m: Moderator, name: str, seat: str, *, email: str | None = No
         state = m.state(game)
         if address:
             m.mailer.queue(session, game, game.turn,
-                              m.mailer.welcome(game, engine, state, row, m.now(), key=f"e{event}"))
+                              m.mailer.welcome(game, engine, state, row, m.now(), key=f"e{event}", players=players))
             turns = m.store.turns(session, game.id)
             story = commands.history_lines(engine, players, turns, row.seat)
             story += ["", "The position now:", *(f"  {x}" for x in engine.presenter.position_lines(
@@ -397,7 +397,7 @@ def resend(m: Moderator, name: str, seat: str, turn: int | None = None) -> str:
         mails = m.mailer.reports(game, told.game, players, told.after, told.resolutions,
                                     turn=told.turn, resolved=told.resolved_at, deadline=told.deadline,
                                     correction=told.correction, notes=m._notes(session, game, told.turn),
-                                    again=_once(m.now()), only=row.seat)
+                                    again=_once(m.now()), only=row.seat, sheets=told.sheets)
         for mail in mails:
             m.mailer.queue(session, game, game.turn, mail)
     m.deliver()

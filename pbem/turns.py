@@ -280,7 +280,7 @@ def render_turn(m: Deps, game: GameRow, players: Sequence[PlayerRow], turn: Turn
             notes = commands.gm_notes(m.store, session, game, turn.turn)
     return m.mailer.reports(game, told.game, players, told.after, told.resolutions, turn=told.turn,
                             resolved=told.resolved_at, deadline=told.deadline,
-                            correction=told.correction, notes=notes)
+                            correction=told.correction, notes=notes, sheets=told.sheets)
 
 
 def all_in(m: Deps, session: Session, game: GameRow) -> bool:

@@ -420,7 +420,7 @@ def test_pbem_archive_writes_the_site_and_names_an_unknown_game(store: Path, tmp
     config = str(store / "pbem.toml")
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), RUNNING, "--config", config])
     assert result.exit_code == 0, result.output
-    assert "18 files" in result.output and "18 written" in result.output and "index.html" in result.output
+    assert "19 files" in result.output and "19 written" in result.output and "index.html" in result.output
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), "--config", config, "--hold-orders", RUNNING])
     assert result.exit_code == 0, result.output
     assert "held back" in text(tmp_path / "site" / RUNNING / "turn-1.html")
@@ -456,7 +456,7 @@ def test_pbem_run_refreshes_the_archive_at_its_first_round_and_after_each_resolu
     runner.round()  # nothing resolved: the archive is left alone
     assert not (site / "index.html").exists()
     clock.moment = datetime(2026, 12, 14, 9, tzinfo=timezone.utc)  # past turn 7's deadline
-    assert runner.round().resolved == [f"{RUNNING} turn 7"]
+    assert runner.round().resolved == [f"{RUNNING} turn 7: 5 reports"]
     assert (site / RUNNING / "turn-7.html").is_file() and (site / "index.html").is_file()
 
 

@@ -103,7 +103,7 @@ def test_each_players_picture_shows_her_own_hand_and_the_gms_none(campaign: tupl
             own.add(png)
             html = email.message_from_bytes(mails[p.email], policy=email.policy.default).get_body(("html",))
             assert html is not None
-            hand = " ".join(c.token for c in sorted(after.race.hands[p.seat])) or "no cards"
+            hand = ", ".join(c.label for c in sorted(after.race.hands[p.seat])) or "no cards"
             assert f"Your hand: {hand}." in str(html.get_content())  # type: ignore[attr-defined]
         assert len(own) == len(players)
         gm_html = email.message_from_bytes(gm, policy=email.policy.default).get_body(("html",))

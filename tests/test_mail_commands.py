@@ -281,7 +281,7 @@ def test_two_vacation_spans_add_up(folder: Folder) -> None:
     assert "Vacation days used in race: 6 of 14." in answer_in(mails)  # the days already taken cost nothing
     moderator = Moderator(load_config(folder.root / "pbem.toml"), now=lambda: datetime(2026, 11, 21, 12,
                                                                                         tzinfo=timezone.utc))
-    moderator.queue_reminders([timedelta(days=7)])
+    moderator.queue_reminders([timedelta(days=6, hours=12)])  # a span shorter than the turn: not beside its report
     reminded = sorted(p.name.split("-", 2)[2] for p in outbox(folder.root) if "-reminder-" in p.name)
     assert reminded == ["bob@example.org.eml"]
 

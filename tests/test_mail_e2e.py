@@ -96,7 +96,7 @@ def test_orders_by_mail_to_reports_in_the_mailboxes(clean_mailstack: MailStack, 
     swaks(stack, "carol", orders("carol", "IF CARROTS > 40 TO 7"))  # missing THEN: rejected
     stack.wait_for_messages("gm", 3)
     out = pbem(config, "run", "--once", now="2026-11-20T12:30:00Z").stdout
-    assert "3 fetched; 3 accepted" in out and "1 turns resolved (race turn 1)" in out
+    assert "3 fetched; 3 accepted" in out and "1 turn resolved (race turn 1: 4 reports)" in out
     for p in PLAYERS:
         got = stack.wait_for_messages(p, 3)
         assert subjects(stack, p) == sorted([

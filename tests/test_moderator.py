@@ -335,7 +335,7 @@ def test_run_once_on_the_embedded_default(gm: Path, monkeypatch: pytest.MonkeyPa
     assert not list((gm / "inbox" / "new").iterdir())
     monkeypatch.setenv("PBEM_NOW", "2026-11-27T09:30:00Z")  # the 7-day deadline has passed
     out = ok(run("run", "--once")).output
-    assert "1 turns resolved (race turn 1)" in out
+    assert "1 turn resolved (race turn 1: 4 reports); 0 reminders; 4 sent" in out  # each mail the round sent, counted
     assert sum(1 for p in outbox(gm) if "-report-" in p.name) == 4
     assert json.loads(ok(run("show", "race", "--json")).output)["turn"] == 2
 

@@ -273,7 +273,7 @@ def test_rollback_and_a_corrected_resolution(gm: Path) -> None:
     msg = email.message_from_bytes(reports[0].read_bytes(), policy=email.policy.default)
     assert msg["Subject"] == "race: turn 1 report (correction 1)"
     assert "CORRECTION: turn 1 was resolved again" in text_of(reports[0])
-    assert "<strong>Correction:</strong> turn 1 was resolved again" in html_of(reports[0])
+    assert "<strong>CORRECTION</strong>: turn 1 was resolved again" in html_of(reports[0])
     m = Moderator(load_config(gm / "pbem.toml"))
     _, _, record = m.turn_record("race", 1)
     assert "MOVE: TO 5" in json.loads(record.sheets)["Ann"] and record.correction == 1

@@ -324,7 +324,7 @@ def test_the_report_shows_both_runners_and_the_supply(tmp_path: Path, monkeypatc
         "\n"
         "NEXT TURN: 2\n"
         "  Order of play: Bob, Ann, Bob (Bob moves first and last)\n"
-        "  You have 1 slot: send one MOVE line for each.\n"
+        "  You have 1 slot: send one MOVE line.\n"
         "  Deadline: no deadline set\n"
         "\n"
     )

@@ -131,6 +131,9 @@ class GameInfo:
     #: the game played when none is named (a new game without --game, a rule case without GAME);
     #: one registered game at most says so
     default: bool = False
+    #: the page of pbem's documentation with the game's rules as pbem plays them (docs/rules/<page>.md;
+    #: "" for a game that brings its own): the welcome names it, the archive publishes it
+    rules_page: str = ""
 
     @property
     def default_ruleset(self) -> RulesetInfo:

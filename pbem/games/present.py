@@ -83,6 +83,13 @@ class Presenter(ABC, Generic[V, R]):
     def order_lines(self, view: V, reader: Reader) -> list[str]:
         """The order lines of a ready-to-edit sheet (the header lines are added around them)."""
 
+    def next_lines(self, view: V, reader: Reader, previous: Sequence[str]) -> list[str]:
+        """The order lines of the reader's next sheet when her last one said `previous` (its
+        accepted lines, as echoed): by default `order_lines`. A game whose sheets hold choices
+        that outlast a turn (a default, a standing answer) keeps them, so that a player who
+        sends the template back unchanged does not undo them."""
+        return self.order_lines(view, reader)
+
     #: whether each player's report carries a picture of her own (`reader_picture`, drawn from her
     #: own view) instead of the one public picture of the turn; the GM's copy, the archive and
     #: `pbem board` always show the public picture

@@ -37,7 +37,7 @@ def utcnow() -> datetime:
 
 
 class GameRow(SQLModel, table=True):
-    __tablename__ = "game"
+    __tablename__ = GAME_TABLE
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     game: str

@@ -63,6 +63,7 @@ class BadgerBunny(Game[State, BadgerOrders, Event, views.View]):
         information=Information.IMPERFECT,
         resolve_on_receipt=True,
         bot_levels=("strong", "baseline"),
+        rules_page="badger-bunny",
     )
     schema_version = 1
     max_random_turns = 2000

@@ -62,6 +62,13 @@ class Card:
     def __repr__(self) -> str:
         return self.token
 
+    @property
+    def label(self) -> str:
+        """The card as a player reads it, its rank and every suit (5 Moons/Leaves): the token
+        names one suit only, and the second decides what the card connects to."""
+        suits = "/".join(s.capitalize() for s in self.suits)
+        return f"{self.rank.word} {suits}" if suits else self.rank.word
+
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 

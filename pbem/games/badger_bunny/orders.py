@@ -445,8 +445,8 @@ def parse_lines(lines: tuple[Line, ...], deck: Deck) -> tuple[BadgerOrders, list
         r = read_line(line.text, deck)
         readings.append((line, r))
         if r.kind == "ignored":
-            notes.append(f"line {line.number} ignored: {line.raw}")
-        elif r.error is not None:
+            continue  # a greeting or a signature: the acknowledgement lists it, the report need not
+        if r.error is not None:
             what = "its turn gets PASS" if r.kind == "turn" else "no DEFAULT from it"
             notes.append(f"line {line.number} rejected at column {r.error.column}: {r.error.reason} ({what})")
             if r.kind == "turn":

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.badger_bunny.cards import card
+from pbem.games.badger_bunny.cards import BY_TOKEN, card
 from pbem.games.badger_bunny.events import Event, Kind, LineKind, Refusal, Tried, Used, Why
 from pbem.games.badger_bunny.picture import SUIT_STYLE, race_svg, rank_mark
 from pbem.games.badger_bunny.view import View
@@ -44,9 +45,9 @@ class SuitMark:
 
 @dataclass(frozen=True)
 class CardFace:
-    """A card as the HTML report draws it: its token, rank mark and suit stripes."""
+    """A card as the HTML report draws it: its name with both suits, rank mark and suit stripes."""
 
-    token: str
+    label: str
     rank: str
     suits: tuple[SuitMark, ...]
 
@@ -55,8 +56,30 @@ def card_faces(tokens: Sequence[str]) -> tuple[CardFace, ...]:
     out = []
     for t in tokens:
         c = card(t)
-        out.append(CardFace(t, rank_mark(t), tuple(SuitMark(SUIT_STYLE[s][1], SUIT_STYLE[s][0]) for s in c.suits)))
+        out.append(CardFace(c.label, rank_mark(t), tuple(SuitMark(SUIT_STYLE[s][1], SUIT_STYLE[s][0]) for s in c.suits)))
     return tuple(out)
+
+
+#: a card's token in an event's words (7-WAVES, PAWN-MOONS-SUNS, EXCUSE)
+_TOKEN = re.compile(r"\b(?:ACE|[2-9]|CROWN|PAWN|COURT)-[A-Z]+(?:-[A-Z]+)?\b|\bEXCUSE\b")
+
+
+def labels(tokens: Sequence[str]) -> str:
+    """Cards as players read them, both suits named: '5 Moons/Leaves, Ace Suns'."""
+    return ", ".join(card(t).label for t in tokens)
+
+
+def _listed(line: str) -> str:
+    """'Ann hand: 2-SUNS 3-SUNS' as '...: 2 Suns/Wyrms, 3 Suns/Knots' (a '-' for none is kept)."""
+    head, _, tokens = line.rpartition(": ")
+    words = tokens.split()
+    return f"{head}: {labels(words)}" if words and all(w in BY_TOKEN for w in words) else line
+
+
+def labelled(text: str) -> str:
+    """`text` with every card token in it told as the card's label (the order words a player
+    wrote are quoted as written elsewhere)."""
+    return _TOKEN.sub(lambda m: BY_TOKEN[m.group()].label if m.group() in BY_TOKEN else m.group(), text)
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,9 @@ class WelcomeContext:
     role: str
     hand: str
     starts: str
+    leads: str  # who leads the first series, and when each player's first turn comes
+    follows: str
+    hand_cards: tuple[CardFace, ...]  # the reader's own hand, drawn in the HTML part
 
 
 @dataclass(frozen=True)
@@ -153,9 +179,9 @@ def event_details(e: Event) -> tuple[str, ...]:
     """The private lines of an event (present only when the reader may see them)."""
     out: list[str] = []
     if e.kind is Kind.SETUP and e.drawn:
-        out.append(f"hand: {' '.join(e.drawn)}")
+        out.append(f"hand: {labels(e.drawn)}")
     if e.kind is Kind.DRAW and e.drawn:
-        out.append(f"drawn: {' '.join(e.drawn)}")
+        out.append(f"drawn: {labels(e.drawn)}")
     if e.forced:
         out.append("a forced pass: no legal set")
     line = e.line if e.used is None else used_words(e.used)
@@ -164,7 +190,7 @@ def event_details(e: Event) -> tuple[str, ...]:
     out += [f"tried {t}" for t in tried_words(e.tried)]
     out += list(e.notes)
     if e.kind is Kind.END:
-        out += list(e.cards)
+        out += [_listed(c) for c in e.cards]
     return tuple(out)
 
 
@@ -193,25 +219,32 @@ def _picture(view: View, hand: tuple[str, ...] | None, *, title: str, subtitle: 
     series = f"Open series: {view.series}" if view.series else "No series open"
     mine = None if hand is None else (f"Your hand ({len(hand)})", hand)
     svg = race_svg(rows, title=title, subtitle=subtitle, series=series, hand=mine)
-    alt = "; ".join(f"{s.name}'s course: {' '.join(s.course)}" for s in view.seats) + f". {series}."
+    alt = "; ".join(f"{s.name}'s course: {labels(s.course)}" for s in view.seats) + f". {series}."
     if hand is not None:
-        alt += f" Your hand: {' '.join(hand) or 'no cards'}."
+        alt += f" Your hand: {labels(hand) or 'no cards'}."
     return Picture(svg, svg_to_png(svg), alt)
 
 
 class BadgerPresenter(Presenter[View, Event]):
     def welcome(self, view: View, reader: Reader) -> Letter:
         me = _me(view, reader)
+        lead, other = view.seats[view.act], view.seats[1 - view.act]
         hand = view.seats[me].hand if me is not None else None
         ctx = WelcomeContext(
             players=tuple(s.name for s in view.seats),
             deck_title=("extended deck" if view.extended else "basic deck") + (", with the Excuse" if view.excuse else ""),
             format="A tournament of four races, roles alternating." if view.tournament else "A single race.",
             role=f"You are the {view.seats[me].role} in race {view.race}" if me is not None else "You are the GM",
-            hand=" ".join(hand) if hand else "",
-            starts=", ".join(f"{s.name} {s.course[0]}" for s in view.seats),
+            hand=labels(hand) if hand else "",
+            starts=", ".join(f"{s.name} {card(s.course[0]).label}" for s in view.seats),
+            leads=f"{lead.name}, the {lead.role}, leads the first series: mail turn 1 is {lead.name}'s, and "
+                  f"the race starts when {lead.name}'s sheet arrives.",
+            follows=f"{other.name}, the {other.role}, plays right after {lead.name}'s first set: the lines "
+                    f"{other.name} sends before then play at once; without them the run stops at "
+                    f"{other.name}'s first turn, which is then the next mail turn.",
+            hand_cards=card_faces(hand or ()),
         )
-        return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx))
+        return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
     def acknowledgement(self, view: View, reader: Reader, parsed: Parsed[Any]) -> Part:
         orders = parsed.orders
@@ -223,16 +256,16 @@ class BadgerPresenter(Presenter[View, Event]):
         hand = view.seats[me].hand if me is not None else None
         # a sheet's notes are private: the reader of another's redacted sheet event sees no trace of it
         shown = [e for e in resolutions if e.kind is not Kind.SHEET or e.notes]
-        events = tuple(EventView(i, e.text or f"{e.name}'s sheet", event_details(e))
+        events = tuple(EventView(i, labelled(e.text) or f"{e.name}'s sheet", event_details(e))
                        for i, e in enumerate(shown, start=1))
         ctx = ReportContext(
             events=events,
-            seats=tuple(SeatLine(s.name, s.role, s.hand_count, s.deck_count, s.total, " ".join(s.course),
-                                 " ".join(s.hand) if s.hand else "") for s in view.seats),
+            seats=tuple(SeatLine(s.name, s.role, s.hand_count, s.deck_count, s.total, labels(s.course),
+                                 labels(s.hand) if s.hand else "") for s in view.seats),
             tournament=view.tournament,
             race_title=f"race {view.race}",
             series=view.series or "none (the player to act leads)",
-            hand=" ".join(hand) if hand else ("(empty)" if hand is not None and not view.race_over else ""),
+            hand=labels(hand) if hand else ("(empty)" if hand is not None and not view.race_over else ""),
             over=view.race_over,
             outcome=_outcome(view) if view.race_over else "",
             next=_next(view),

@@ -54,6 +54,7 @@ class CardRace(Game[State, Orders, Event, views.View]):
         information=Information.IMPERFECT,
         resolve_on_receipt=True,  # RULES: resolved when every sheet is in, or at the deadline
         bot_levels=("strong", "baseline"),
+        rules_page="card-race",
     )
     schema_version = 1
     max_random_turns = 200

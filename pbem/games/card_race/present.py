@@ -12,6 +12,7 @@ from pbem.games.card_race.cards import (
     APPRENTICE,
     CHAMPIONSHIP,
     HOWL,
+    LETTERS,
     TURBO_TILES,
     animal_of,
     describe,
@@ -125,6 +126,8 @@ class AckNotes:
 @dataclass(frozen=True)
 class ReminderNotes:
     betting: bool
+    my_hand: str  # the reader's own cards, "" for none: a sheet is written from them
+    my_bets: str
 
 
 def refusal_words(why: NotAllowed) -> str:
@@ -209,6 +212,15 @@ def _mine(view: View, reader: Reader) -> tuple[str, str, tuple[CardView, ...], t
     return describe(hand), describe(bets), card_views(hand), card_views(bets)
 
 
+def _private(event: Event, view: View, reader: Reader) -> tuple[str, ...]:
+    """An event's private lines as the reader sees them: marked as her own ('(you) ...', unless
+    the line says 'you' itself), or for the GM with the seat they belong to."""
+    assert event.seat is not None
+    if reader.viewer.is_gm:
+        return tuple(f"({view.seats[event.seat]} only) {line}" for line in private_lines(event))
+    return tuple(line if line.startswith("you ") else f"(you) {line}" for line in private_lines(event))
+
+
 def _race_title(view: View) -> str:
     if view.round == 0:
         return "the tie-break race"
@@ -237,7 +249,8 @@ class CardRacePresenter(Presenter[View, Event]):
     def report(self, view: View, resolutions: Sequence[Event], reader: Reader) -> Letter:
         hand, bets, hand_cards, bet_cards = _mine(view, reader)
         events = tuple(EventView(f"{e.number}. {e.text}" if e.number else e.text, e.details,
-                                 private_lines(e) if reader.viewer.may_see(e.seat) and e.seat is not None else ())
+                                 _private(e, view, reader) if reader.viewer.may_see(e.seat) and e.seat is not None
+                                 else ())
                        for e in resolutions if e.text or (private_lines(e) and reader.viewer.may_see(e.seat)))
         ctx = ReportContext(
             events=events, race_title=_race_title(view), track=track_text(view), pawns=_pawns(view),
@@ -257,7 +270,8 @@ class CardRacePresenter(Presenter[View, Event]):
         return Letter(Part(f"{_DIR}/report.txt.j2", ctx), Part(f"{_DIR}/report.html.j2", ctx))
 
     def reminder(self, view: View, reader: Reader) -> Part:
-        return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(view.betting))
+        hand, bets, _, _ = _mine(view, reader)
+        return Part(f"{_DIR}/reminder.txt.j2", ReminderNotes(view.betting, hand, bets))
 
     def order_lines(self, view: View, reader: Reader) -> list[str]:
         if view.over or not any(view.players[s].racing for s in reader.seats):
@@ -293,5 +307,9 @@ class CardRacePresenter(Presenter[View, Event]):
             "pawns": {ANIMALS[a]: view.pawns[a] for a in range(5)},
             "podium": [[ANIMALS[a], p] for a, p in view.podium],
             "players": [{"name": p.name, "cards": p.hand_size, "bets": p.bet_count, "total": p.total,
-                         "hand": None if p.hand is None else "".join(p.hand)} for p in view.players],
+                         "hand": None if p.hand is None else "".join(p.hand),
+                         # the animals bet on (the starting bets, then the second bet), where the reader sees them
+                         "bet_cards": None if p.starts is None else [ANIMALS[LETTERS.index(c)]
+                                                                     for c in (*p.starts, *(p.bet or ""))]}
+                        for p in view.players],
         }

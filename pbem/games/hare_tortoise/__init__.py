@@ -125,6 +125,7 @@ class HareTortoise(Game[State, OrderSheet, Slot, views.View]):
         information=Information.IMPERFECT,
         bot_levels=("strong", "baseline", "sam"),
         default=True,  # the case format and the first campaigns began with this game: their cases name none
+        rules_page="hare-and-tortoise",
     )
     schema_version = 1
 

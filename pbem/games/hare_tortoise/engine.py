@@ -1023,7 +1023,10 @@ def _card(t: _Turn, i: int, chance: Chance, paid: int, deck: HareDeck) -> tuple[
             car[j] -= 1
             car[i] += 1
         deck.reshuffle(t.deck, chance)
-        detail = f"received 1 carrot from each of {len(payers)} players; the hare cards are shuffled"
+        got = {0: "received no carrot (no other player could give one)",
+               1: "received 1 carrot from 1 other player"}.get(
+            len(payers), f"received 1 carrot from each of {len(payers)} players")
+        detail = f"{got}; the hare cards are shuffled"
     elif card is Card.MISS:
         t.skip[i] = True
         detail = "the next slot is missed"

@@ -47,7 +47,7 @@ def hare_line(slot: Slot) -> str:
     assert h is not None
     if h.card is not None:
         return f"hare card {h.card} (position {h.position}): {h.detail}"
-    return f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}; {h.detail}"
+    return f"hare: die {h.die} + position {h.position} = {h.total}: {h.effect.value}" + (f"; {h.detail}" if h.detail else "")
 
 
 def order_lines(slot: Slot) -> list[str]:

@@ -7,6 +7,7 @@ reader, deadline, the reply template).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,7 @@ from pbem.games.hare_tortoise.narrate import (
 )
 from pbem.games.hare_tortoise.picture import MoveMark, RunnerMark, SquareInfo, board_png_layers, board_svg
 from pbem.games.hare_tortoise.resolution import Outcome, Slot
-from pbem.games.hare_tortoise.rules import find_ruleset
+from pbem.games.hare_tortoise.rules import CARD_WORDS, Ruleset, find_ruleset
 from pbem.games.hare_tortoise.state import Must
 from pbem.games.hare_tortoise.view import RunnerView, View
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
@@ -94,6 +95,8 @@ class WelcomeContext:
     rules_notes: tuple[str, ...] = ()
     #: two-player: order examples with the reader's runner names (else the template's own)
     order_examples: tuple[str, ...] = ()
+    #: a card ruleset's hare deck, one line per kind of card ("2 x HALF: lose half your carrots")
+    deck: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,14 @@ def brief(view: View) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def deck_lines(rules: Ruleset) -> tuple[str, ...]:
+    """A card ruleset's hare deck, each kind of card once with how many there are and what it does."""
+    if rules.deck is None:
+        return ()
+    counts = Counter(rules.deck.cards)
+    return tuple(f"{n} x {card.value}: {CARD_WORDS[card]}" for card, n in counts.items())
+
+
 def rules_notes(view: View) -> tuple[str, ...]:
     """The welcome's lines on what this game's ruleset and options change (none for variable-pig alone)."""
     rules = find_ruleset(view.ruleset, view.options)
@@ -330,6 +341,7 @@ class HarePresenter(Presenter[View, Slot]):
             named="runner" if rules.runners_per_seat > 1 else "player",
             rules_notes=rules_notes(view),
             order_examples=_two_player_examples(view, reader) if view.per_seat > 1 else (),
+            deck=deck_lines(rules),
         )
         return Letter(Part(f"{_DIR}/welcome.txt.j2", ctx), Part(f"{_DIR}/welcome.html.j2", ctx))
 
@@ -394,6 +406,11 @@ class HarePresenter(Presenter[View, Slot]):
             chain = f"{r1} NEXT ELSE {r2} NEXT"
             return [f"MOVE: {chain}"] * max(_my_slots(view, reader), 1) + [f"DEFAULT: {chain}", f"HARE: {choice}"]
         return ["MOVE: NEXT"] * max(_my_slots(view, reader), 1) + ["DEFAULT: NEXT", f"HARE: {choice}"]
+
+    def next_lines(self, view: View, reader: Reader, previous: Sequence[str]) -> list[str]:
+        """A fresh sheet, with the DEFAULT and HARE lines of the last one kept."""
+        kept = {line.partition(":")[0]: line for line in previous if line.partition(":")[0] in ("DEFAULT", "HARE")}
+        return [kept.get(line.partition(":")[0], line) for line in self.order_lines(view, reader)]
 
     def picture(self, view: View, resolutions: Sequence[Slot], *, title: str, subtitle: str) -> Picture:
         squares, runners, moves = board_marks(view, resolutions)

@@ -71,6 +71,29 @@ class Card(enum.Enum):
     DOWN_ONE = "DOWN-ONE"
 
 
+#: what each hare card does, as pbem plays it: the welcome of a card ruleset lists the deck with these
+CARD_WORDS: Mapping[Card, str] = MappingProxyType({
+    Card.GIVE_BEHIND: "give 10 carrots (or 5, or 1, as far as you can) to each opponent's runner behind you; "
+                      "each may keep or refuse them (HARE: KEEP / REFUSE)",
+    Card.MISS_OR_AGAIN: "more runners behind you than in front: miss your next slot; else move again at once",
+    Card.RESTORE_65: "your carrots are restored to the starting 65",
+    Card.PER_LETTUCE: "draw 10 carrots for each lettuce you hold; with none, miss your next slot",
+    Card.FREE_RIDE: "the carrots paid for this move are given back",
+    Card.HALF: "lose half your carrots (rounded down)",
+    Card.SHOW: "show your carrots to everyone",
+    Card.SHUFFLE: "take 1 carrot from each other player who has one; the deck is shuffled",
+    Card.MISS: "miss your next slot",
+    Card.BACK_CARROT: "move back to the nearest free carrot square, free of charge",
+    Card.NEXT_CARROT: "move ahead to the nearest free carrot square, free of charge",
+    Card.AGAIN: "move again at once",
+    Card.TAKE_GIVE: "draw 10 carrots or pay 10, as your HARE choice says (TAKE / GIVE / NONE)",
+    Card.LETTUCE: "eat a lettuce at your next slot; with none left, miss your next slot",
+    Card.UP_ONE: "move to the first square you may land on past the runner just ahead of you, paying as usual",
+    Card.DOWN_ONE: "move back to the first free square behind the runner just behind you, no lower than the "
+                   "nearest tortoise square",
+})
+
+
 class HareDeck(HareOutcome):
     """A hare deck kept in the game state, top first. `recycle`: a card drawn goes under the
     pile (and `reshuffler` shuffles the whole deck); otherwise it goes to a used pile, and an

@@ -102,8 +102,10 @@ def view(state: State, viewer: Viewer) -> View:
 def public_hare_detail(hare: HareRoll) -> str:
     """What a hare result or card did, in words that give away no carrot holding (the card HALF
     and the card TAKE-GIVE as their die results 8 and 5; SHOW shows the carrots on purpose)."""
-    if hare.effect is HareEffect.HALVE or hare.card == "HALF":
+    if hare.card == "HALF":
         return "loses half of the carrots"
+    if hare.effect is HareEffect.HALVE:
+        return ""  # the effect's own words ('lose half the carrots') say it all
     if hare.effect is HareEffect.RESTORE:
         return "carrots restored"
     if hare.effect is HareEffect.CHEW_CARROT or hare.card == "TAKE-GIVE":
