@@ -12,6 +12,8 @@ from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlmodel import Field, SQLModel
 
+from pbem.store_peek import GAME_TABLE
+
 
 class MessageStatus(enum.StrEnum):
     """Where an inbound message stands: stored, or what its pipeline decided."""
