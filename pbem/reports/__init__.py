@@ -92,6 +92,7 @@ class Envelope:
     correction: int = 0
     notes: tuple[str, ...] = ()
     computers: tuple[str, ...] = ()  # the seats computer players hold, as "Sam (strong)"
+    sitter: tuple[str, ...] = ()  # what a computer sitter wrote for the reader's seat (the GM: for every seat)
 
 
 def zone(name: str) -> ZoneInfo | timezone:
