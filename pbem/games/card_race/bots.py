@@ -38,9 +38,8 @@ from pbem.games.card_race.view import View
 from pbem.games.chance import Chance
 
 LEVELS = ("baseline", "strong")
-#: races played out for each candidate plan (the same draws for every plan), by ruleset: an
-#: `apprentice` race is over at the first crossing, so it costs less to play out
-ROLLOUTS = {"standard": 24, "apprentice": 64}
+#: races played out for each candidate plan (the same draws for every plan)
+ROLLOUTS = 24
 #: card indices in the simulation: the five animals, then the howl card (a wolf card)
 HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
@@ -49,8 +48,9 @@ MAX_TABLE, MAX_ANIMAL = 8, 4
 #: the share of the other players the simulation lets push their own bets (the rest play the default)
 PUSHERS = 0.5
 
-#: a play as the simulation and the sheet know it: (cards, animal, howl cards among them)
-PlayT = tuple[int, int, int]
+#: a play as the simulation and the sheet know it: (cards, animal, howl cards among them, the
+#: animal's cards the table must hold for it: -1 for any number)
+PlayT = tuple[int, int, int, int]
 
 
 class Baseline(Bot[View]):
@@ -97,7 +97,9 @@ class Race:
         return any(a == animal for a, _ in self.podium)
 
     def legal(self, hand: list[int], play: PlayT) -> bool:
-        n, a, howl = play
+        n, a, howl, needs = play
+        if needs >= 0 and self.table[a] != needs:
+            return False
         if self.total + n > MAX_TABLE or self.table[a] + n > MAX_ANIMAL:
             return False
         if a == WOLF:
@@ -109,12 +111,12 @@ class Race:
         card otherwise."""
         hand = self.hands[seat]
         mine = sorted({a for a in self.bets[seat] if not self.placed(a)}, key=lambda a: (-hand[a], a))
-        plan = [(k, a, 0) for a in mine for k in (4, 3, 2, 1) if not (a == HARE and k == 4)]
+        plan = [(k, a, 0, -1) for a in mine for k in (4, 3, 2, 1) if not (a == HARE and k == 4)]
         placed = [a for a in range(5) if self.placed(a)]
         free = [] if self.apprentice or TORTOISE in mine or TORTOISE in placed else [TORTOISE]
         rest = sorted((a for a in range(5) if a not in mine and a not in placed and a not in free),
                       key=lambda a: (self.pawns[a], a))
-        return plan + [(1, a, 0) for a in (*placed, *free, *rest)]
+        return plan + [(1, a, 0, -1) for a in (*placed, *free, *rest)]
 
     def card_turn(self, seat: int, plan: Sequence[PlayT]) -> bool:
         """One card turn; whether the table triggers the racing phase."""
@@ -124,8 +126,8 @@ class Race:
             card = next((c for c in _DEFAULT_ORDER if hand[c]), None)
             if card is None:
                 return False
-            chosen = (1, _animal(card), 1 if card == HOWL_CARD else 0)
-        n, a, howl = chosen
+            chosen = (1, _animal(card), 1 if card == HOWL_CARD else 0, -1)
+        n, a, howl, _needs = chosen
         if a == WOLF:
             hand[WOLF] -= n - howl
             hand[HOWL_CARD] -= howl
@@ -357,22 +359,33 @@ class Plan:
 
 
 def _spell(play: PlayT) -> str:
-    n, a, howl = play
+    n, a, howl, needs = play
     word = ANIMALS[a].upper()
+    guard = f"IF TABLE {word} = {needs} THEN " if needs >= 0 else ""
     if howl:
-        return f"PLAY {n} {word} WITH {howl} HOWL" if howl > 1 else f"PLAY {n} {word} WITH HOWL"
-    return f"PLAY {n} {word}"
+        return guard + (f"PLAY {n} {word} WITH {howl} HOWL" if howl > 1 else f"PLAY {n} {word} WITH HOWL")
+    return f"{guard}PLAY {n} {word}"
 
 
 def _held(hand: list[int], play: PlayT) -> bool:
-    n, a, howl = play
+    n, a, howl, _needs = play
     if a == WOLF:
         return hand[WOLF] >= n - howl and hand[HOWL_CARD] >= howl
     return hand[a] >= n
 
 
-def _push(a: int) -> tuple[PlayT, ...]:
-    return tuple((k, a, 0) for k in (4, 3, 2, 1) if not (a == HARE and k == 4))
+def _push(view: View, a: int) -> tuple[PlayT, ...]:
+    """As many cards of `a` as the table allows; in `apprentice` first the number that ends its
+    move on its own turbo token (2 steps more), for each count of its cards the table may hold."""
+    if a == HARE and view.ruleset != APPRENTICE:
+        return ((1, HARE, 0, -1),)  # it moves 2 with 1 to 3 cards, and naps in front with 4
+    most = tuple((k, a, 0, -1) for k in (4, 3, 2, 1))
+    if view.ruleset != APPRENTICE or a not in view.turbo:
+        return most
+    gap = TURBO_TILES[view.turbo.index(a)] - view.pawns[a]
+    if gap <= 0 or view.pawns[a] + 4 > TILES:
+        return most
+    return (*((gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4), *most)
 
 
 def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[int]) -> list[Plan]:
@@ -388,17 +401,17 @@ def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[i
         targets = sorted({a for a in mine if a not in placed}, key=lambda a: (-mine.count(a), -hand[a], a))
         filler = _filler(view, hand, placed, set(mine))
         for a in targets:
-            out.append(Plan(bet, (*_push(a), *filler), (*_push(a), *filler), f"push the {ANIMALS[a]}"))
-            out.append(Plan(bet, ((1, a, 0), *filler), ((1, a, 0), *filler), f"one {ANIMALS[a]} card a turn"))
+            out.append(Plan(bet, (*_push(view, a), *filler), (*_push(view, a), *filler), f"push the {ANIMALS[a]}"))
+            out.append(Plan(bet, ((1, a, 0, -1), *filler), ((1, a, 0, -1), *filler), f"one {ANIMALS[a]} card a turn"))
         if not betting:
             out.append(Plan(bet, filler, filler, "hold back: cards that move no rival"))
             for a in range(5):
                 if a not in targets and a not in placed and hand[a] >= 2:
-                    dump = (*_push(a), *filler)
+                    dump = (*_push(view, a), *filler)
                     out.append(Plan(bet, dump, dump, f"end the cycle soon with {ANIMALS[a]} cards"))
             if hand[HOWL_CARD] and WOLF not in placed:
-                push = _push(targets[0]) if targets else ()
-                out.append(Plan(bet, ((1, WOLF, 1), *push, *filler), (*push, *filler), "howl: only the wolf moves"))
+                push = _push(view, targets[0]) if targets else ()
+                out.append(Plan(bet, ((1, WOLF, 1, -1), *push, *filler), (*push, *filler), "howl: only the wolf moves"))
     return out
 
 
@@ -410,7 +423,7 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
         order.append(TORTOISE)
     order += sorted((a for a in range(5) if a not in placed and a not in order and a not in mine),
                     key=lambda a: (view.pawns[a], a))
-    return tuple((1, a, 0) for a in order)
+    return tuple((1, a, 0, -1) for a in order)
 
 
 # the strong player -----------------------------------------------------------------------------------
@@ -418,7 +431,7 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
 class Strong(Bot[View]):
     """Plays every candidate plan out on the same draws of what it cannot see (see the module)."""
 
-    def __init__(self, rollouts: int | None = None) -> None:
+    def __init__(self, rollouts: int = ROLLOUTS) -> None:
         self.rollouts = rollouts
 
     def write(self, view: View, chance: Chance) -> str:
@@ -434,14 +447,18 @@ class Strong(Bot[View]):
         placed = {a for a, _ in view.podium}
         backed = [_animal(_INDEX[c]) for c in (*(mine.starts or ()), *((mine.bet,) if mine.bet else ()))]
         candidates = plans(view, me, hand, placed, backed)
+        if view.ruleset == APPRENTICE:
+            # one bet, refills of 5: playing the race out chose no better than pushing it (measured)
+            return _sheet(view, hand, [(-1.0, c) for c in candidates if c.idea.startswith("push")][:1]
+                          or [(-1.0, candidates[-1])], backed)
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
-        ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(1.0, c) for c in candidates]
+        ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(-1.0, c) for c in candidates]
         return _sheet(view, hand, ranked, backed)
 
     def _rank(self, view: View, me: int, backed: list[int], candidates: list[Plan],
               rng: random.Random) -> list[tuple[float, Plan]]:
         hidden = unseen(view, me)
-        seeds = [rng.getrandbits(32) for _ in range(self.rollouts or ROLLOUTS.get(view.ruleset, 24))]
+        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
         totals = []
         for plan in candidates:
             won = 0.0
@@ -474,8 +491,11 @@ def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed
     lines = []
     runner_up = next((f"{s:.0%} for {p.idea}" + (f" betting on the {ANIMALS[p.bet]}" if p.bet is not None else "")
                       for s, p in ranked[1:] if (p.idea, p.bet) != (best.idea, best.bet)), "")
-    lines.append(f"# the plan: {best.idea}; it won {share:.0%} of the races played out from here"
-                 + (f" (next best: {runner_up})" if runner_up else ""))
+    if share >= 0:
+        lines.append(f"# the plan: {best.idea}; it won {share:.0%} of the races played out from here"
+                     + (f" (next best: {runner_up})" if runner_up else ""))
+    else:
+        lines.append(f"# the plan: {best.idea}")
     mine = [*backed, *((best.bet,) if best.bet is not None else ())]
     if best.bet is not None:
         lines.append(f"# BET {ANIMALS[best.bet].upper()}: of the bets you can make, the one that won most often")
@@ -507,8 +527,11 @@ def _chain(view: View, hand: list[int], plays: Sequence[PlayT], mine: list[int])
 
 def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], which: str) -> list[str]:
     lines = [f"# {which}, tried left to right until one is legal:"]
-    for k, (text, (n, a, howl)) in enumerate(chain, start=1):
-        lines.append(f"#  {k}. {text}: {_why(view, mine, n, a, howl)}")
+    for k, (text, (n, a, howl, needs)) in enumerate(chain, start=1):
+        why = _why(view, mine, n, a, howl)
+        if needs >= 0:
+            why = f"with {needs} {ANIMALS[a]} card{'s' if needs != 1 else ''} on the table, {n} more end its move on its turbo token: 2 steps more"
+        lines.append(f"#  {k}. {text}: {why}")
     return lines
 
 
@@ -519,7 +542,9 @@ def _why(view: View, mine: list[int], n: int, a: int, howl: int) -> str:
         return "a howl card: only the wolf moves in this phase, every rival stands still"
     if a in mine and a not in placed:
         bets = mine.count(a)
-        reason = f"the {name} carries {bets} of your bets"
+        reason = f"the {name} carries {bets} of your bet{'s' if bets != 1 else ''}"
+        if a == HARE and view.ruleset != APPRENTICE:
+            return reason + "; it moves 2 with 1 to 3 cards, so one is enough (with 4 in front it naps)"
         if n >= 2:
             return reason + f"; {n} cards move it furthest (4 of one animal start the racing phase at once)"
         return reason + "; one card when the table has no room for more"
