@@ -654,6 +654,24 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, secret: st
 
 @main.command()
 @click.argument("name")
+@click.argument("seat")
+@click.argument("level")
+@config_option
+def sitter(name: str, seat: str, level: str, config_path: Path | None) -> None:
+    """Name the computer sitter of a person's seat (LEVEL: a computer player's level, or off).
+
+    While the player is on VACATION, and in any turn whose deadline passes without her sheet,
+    the sitter writes her sheet from her own view instead of the default moves; her report says
+    so and shows its sheet. Players name their own with a mail line SITTER strong / SITTER off.
+
+    Example: pbem sitter race-7 Ann strong
+    """
+    row = _moderator(config_path).set_sitter(name, seat, level)
+    click.echo(f"{row.name} of {name}: computer sitter {row.sitter or 'none'}; {row.name} is told by mail")
+
+
+@main.command()
+@click.argument("name")
 @config_option
 def pause(name: str, config_path: Path | None) -> None:
     """Stop a game's deadlines (no turn is due, no reminder is sent); players are told.

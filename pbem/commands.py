@@ -36,6 +36,8 @@ COMMAND_HELP = (
     ("PREVIEW", "followed by your orders: what they would do now if nobody else moved; nothing is stored"),
     ("STANDING", "with your orders: they stay in force for later turns until you send another sheet"),
     ("VACATION <from> <to>", "dates as 2026-12-24: you are away; your standing orders (or the default moves) play"),
+    ("SUGGEST", "the sheet pbem's strong computer player would send for you, to edit; nothing is sent for you"),
+    ("SITTER <level> / SITTER OFF", "a computer player writes your sheet while you are away or miss a deadline"),
     ("PRESS", "followed by text: a message relayed to every player of the game"),
     ("SEND SECRET / NEW SECRET", "your secret mailed to you / a new one"),
     ("TIMEZONE <zone>", "deadlines in your zone too, e.g. TIMEZONE Europe/London"),
@@ -130,16 +132,20 @@ def suggestion(game: GameRow, player: PlayerRow, text: str) -> Answer:
                   "has been sent for you. Edit it as you like and reply with it:", ("", *template.splitlines()))
 
 
+#: the first line of a sheet a computer sitter wrote for a person, as the turn's record keeps it
+SITTER_MARK = "# written by the computer sitter"
+
+
 def missed_turns(engine: AnyGame, turns: Sequence[TurnRow], player: PlayerRow) -> list[int]:
-    """The turns of the player's tenure that the seat had to move in and sent no sheet for, not
-    counting vacation: a turn without a move for the seat (the other seat's, or one it was done
-    in) is no missed turn, whatever it sent."""
+    """The turns of the player's tenure that the seat had to move in and sent no sheet of her own
+    for (a sheet her sitter wrote is not hers), not counting vacation: a turn without a move for
+    the seat (the other seat's, or one it was done in) is no missed turn, whatever it sent."""
     missed = []
     for t in turns:
         if t.turn < player.since_turn:
             continue
-        sheets = json.loads(t.sheets)
-        if sheets.get(player.name) is None and not _away(player, t.resolved_at) and \
+        sheet = json.loads(t.sheets).get(player.name)
+        if (sheet is None or sheet.startswith(SITTER_MARK)) and not _away(player, t.resolved_at) and \
                 player.seat in engine.to_move(engine.load_state(json.loads(t.before))):
             missed.append(t.turn)
     return missed
@@ -208,16 +214,51 @@ def read_resend(command: str, game: GameRow) -> int:
 
 
 def gm_notes(store: Store, session: Session, game: GameRow, turn: int) -> list[GmNote]:
-    """The GM's edits and replacements made while `turn` was open, for its reports (sent again
-    too: a report resent is the report that was sent)."""
+    """The GM's edits and replacements made while `turn` was open, and the sheets computer
+    sitters wrote for it, for its reports (sent again too: a report resent is the report that
+    was sent)."""
     assert game.id is not None
     notes = []
-    for e in store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE)):
+    for e in store.events(session, game.id, (EventKind.EDIT, EventKind.REPLACE, EventKind.SITTER)):
         if e.turn != turn:
+            continue
+        if e.kind == EventKind.SITTER:
+            notes.append(read_sitter_event(e.seat, e.text))
             continue
         full, _, public = e.text.partition("\n")
         notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))
     return notes
+
+
+# computer sitters --------------------------------------------------------------------------------
+
+#: why a sitter played: the player was away, or the deadline passed without her sheet
+SITTER_WHY = {"vacation": ("you are on vacation", "on vacation"),
+              "deadline": ("no sheet of yours was in by the deadline", "no sheet by the deadline")}
+
+
+def read_sitter_level(command: str, engine: AnyGame) -> str:
+    """`SITTER STRONG` or `SITTER OFF`: the level named ("" for off), one the game has."""
+    word = command.split()[1].lower()
+    if word == "off":
+        return ""
+    if engine.bot(word) is None:
+        levels = ", ".join(engine.info.bot_levels) or "none"
+        raise PbemError(f"{engine.info.title} has no computer player of level {word!r}; its levels: {levels}")
+    return word
+
+
+def sitter_event(name: str, level: str, why: str, sheet: str) -> str:
+    """A SITTER event's text: a line for the history, then the level and why, then the sheet."""
+    return f"{name}'s computer sitter ({level}) wrote the sheet: {SITTER_WHY[why][1]}\n{level} {why}\n{sheet}"
+
+
+def read_sitter_event(seat: int, text: str) -> GmNote:
+    """The report's note of a SITTER event (`sitter_event`)."""
+    summary, what, *sheet = text.split("\n")
+    level, why = what.split()
+    return GmNote(seat, f"Your computer sitter ({level}) wrote your sheet, since {SITTER_WHY[why][0]}:", summary,
+                  tuple(line for line in sheet if line.strip()) or ("(an empty sheet: the default moves)",))
 
 
 def vacation_span(v: Vacation) -> tuple[datetime, datetime]:

@@ -322,7 +322,7 @@ def find_player(m: Deps, session: Session, it: Intake) -> None:
 WRONG_SECRET = "the SECRET"  # noqa: S105 - the words of a refusal, not a secret
 #: the commands whose effect outlives the turn (or reaches others): a reply token, which anyone
 #: the report was forwarded to holds, cannot give them
-MASTER_ONLY = ("STANDING", "VACATION", "PRESS", "NEW SECRET", "TIMEZONE")
+MASTER_ONLY = ("STANDING", "VACATION", "SITTER", "PRESS", "NEW SECRET", "TIMEZONE")
 #: the commands that cost a search or a simulation, with the Policy field of their daily budget
 COSTLY = {"SUGGEST": "suggest_per_day", "PREVIEW": "preview_per_day"}
 
@@ -395,7 +395,35 @@ def player_settings(m: Deps, session: Session, it: Intake) -> None:
     vacation = next((c for c in it.sheet.commands if c.startswith("VACATION ")), None)
     if vacation is not None:  # one a mail: a second would only contradict the first
         _vacation(m, session, it, vacation)
+    sitter = next((c for c in reversed(it.sheet.commands) if c.startswith("SITTER ")), None)
+    if sitter is not None:  # the last one a mail holds counts
+        _sitter(m, session, it, sitter)
     session.add(it.player)
+
+
+def _sitter(m: Deps, session: Session, it: Intake, command: str) -> None:
+    """`SITTER <level>` / `SITTER OFF`: a setting of the seat (it never replaces the sheet in
+    force); the sitter writes the player's sheet while she is away or once a deadline passes
+    without it."""
+    assert it.player is not None and it.game is not None
+    try:
+        level = commands.read_sitter_level(command, m.engine(it.game))
+    except PbemError as err:
+        _answer(m, session, it, command, "not done:", [f"{err}.", "Write it like: SITTER strong (or SITTER off)"])
+        return
+    it.player.sitter = level
+    it.events.append(EventRow(game_id=it.game.id or 0, turn=it.game.turn, kind=EventKind.SITTER_SET,
+                              seat=it.player.seat, text=f"{it.player.name}'s computer sitter: {level or 'none'}",
+                              created_at=m.now()))
+    if level:
+        _answer(m, session, it, command, f"your computer sitter ({level}) is named:", [
+            "While you are on VACATION, and in any turn whose deadline passes without your sheet, it writes "
+            "your sheet from what your own report shows, instead of the default moves; your report then says "
+            "so and shows its sheet. Your own sheets and standing orders always come first.",
+            "SITTER off sends it away."])
+    else:
+        _answer(m, session, it, command, "you have no computer sitter now:", [
+            "Turns you miss get your standing orders or the default moves."])
 
 
 def _vacation(m: Deps, session: Session, it: Intake, command: str) -> None:

@@ -73,9 +73,18 @@ class GmNote:
     seat: int | None
     full: str
     public: str
+    #: a computer sitter's note: the sheet it wrote for the seat (`full` tells the seat, `public`
+    #: the GM; nobody else hears of it)
+    sheet: tuple[str, ...] = ()
 
     def for_reader(self, seat: int | None, gm: bool) -> str:
         return self.full if gm or self.seat is None or self.seat == seat else self.public
+
+    def sitter_lines(self, seat: int | None, gm: bool) -> tuple[str, ...]:
+        """A sitter's note as the reader sees it: the seat and the GM see the sheet, others nothing."""
+        if not gm and seat != self.seat:
+            return ()
+        return (self.public if gm else self.full, *(f"  {line}" for line in self.sheet))
 
 
 @dataclass(frozen=True)
@@ -266,6 +275,8 @@ class Mailer(Generic[Tx]):
                                subtitle=resolved.strftime("Resolved %d %b %Y %H:%M UTC"))
         picture = Picture(f"{game.name}-turn-{turn}.png", f"board-{game.name}-{turn}", drawn.png)
         computers = _computers(players)
+        sitters = [n for n in notes if n.sheet]
+        notes = [n for n in notes if not n.sheet]
         out = []
         for player in [*players, None]:
             if player is not None and not player.email:
@@ -286,6 +297,8 @@ class Mailer(Generic[Tx]):
                                  resolved_at=when(resolved), board_cid=shown.cid, board_alt=alt,
                                  correction=correction,
                                  notes=tuple(n.for_reader(reader.viewer.seat, reader.viewer.is_gm) for n in notes),
+                                 sitter=tuple(line for n in sitters
+                                              for line in n.sitter_lines(reader.viewer.seat, reader.viewer.is_gm)),
                                  computers=computers)
             who = reader.name
             subject = (f"{game.name}: turn {turn} report" + (f" (correction {correction})" if correction else "")

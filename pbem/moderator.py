@@ -308,6 +308,9 @@ class Moderator:
     def set_press(self, name: str, on: bool) -> GameRow:
         return toolbox.set_press(self, name, on)
 
+    def set_sitter(self, name: str, seat: str, level: str) -> PlayerRow:
+        return toolbox.set_sitter(self, name, seat, level)
+
     def events(self, name: str) -> list[EventRow]:
         return toolbox.events(self, name)
 

@@ -421,6 +421,30 @@ def set_press(m: Moderator, name: str, on: bool) -> GameRow:
     return game
 
 
+def set_sitter(m: Moderator, name: str, seat: str, level: str) -> PlayerRow:
+    """Name the computer sitter of a person's seat (`off`: none); the player is told. The sitter
+    writes her sheet while she is on vacation and once a deadline passes without it."""
+    with m.store.session() as session:
+        game = m.store.lock_game(session, name)
+        assert game.id is not None
+        row = _seat(m.store.players(session, game.id), game, seat)
+        if row.bot:
+            raise PbemError(f"{row.name} of {name} is a computer player ({row.bot}): only a person's seat has a sitter")
+        row.sitter = commands.read_sitter_level(f"SITTER {level}", m.engine(game))
+        session.add(row)
+        event = _event(m, session, game, EventKind.SITTER_SET,
+                       f"{row.name}'s computer sitter: {row.sitter or 'none'} (set by the GM)", seat=row.seat)
+        told = (f"The GM named a computer sitter ({row.sitter}) for your seat: while you are on VACATION, and in any "
+                "turn whose deadline passes without your sheet, it writes your sheet from what your own report "
+                "shows. A mail with SITTER off sends it away." if row.sitter else
+                "The GM sent your computer sitter away: turns you miss get your standing orders or the default moves.")
+        _tell(m, session, game, [row], "SITTER", f"news of {game.name}:", [told], event=event)
+        session.flush()
+        session.expunge(row)
+    m.deliver()
+    return row
+
+
 def events(m: Moderator, name: str) -> list[EventRow]:
     with m.store.session() as session:
         game = m.store.game(session, name)

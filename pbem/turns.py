@@ -22,7 +22,7 @@ from pbem.games.chance import Chance, game_chance
 from pbem.games.sheet import read_sheet
 from pbem.intake import Deps, recover
 from pbem.mailer import GmNote, Outgoing
-from pbem.store import GameRow, PlayerRow, SheetRow, TurnRow
+from pbem.store import EventKind, EventRow, GameRow, PlayerRow, SheetRow, TurnRow
 from pbem.turn_record import TurnRecord
 
 #: attempts at a resolution whose sheets changed between reading them and writing the turn; the
@@ -66,6 +66,16 @@ class Sheets:
     texts: dict[str, str | None]
     in_force: frozenset[int]  # ids of the sheets in force for the turn
     standing: dict[int, int | None]  # player id -> the standing sheet read for a player who sent none
+    sitters: tuple[Sitting, ...] = ()  # the sheets computer sitters wrote, in seat order
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """A sheet a computer sitter wrote for a person's seat, and why it did."""
+
+    player: PlayerRow
+    why: str  # a key of commands.SITTER_WHY
+    sheet: str
 
 
 @dataclass(frozen=True)
@@ -116,9 +126,9 @@ def _attempt(m: Deps, name: str, *, at: datetime, preview: bool, force: bool, tu
                                t.engine)
         # Drawn before the first write: on SQLite a write takes the database's one write lock,
         # and drawing the board must not hold it.
-        mails = render(t, resolved.record)
+        mails = render(t, resolved.record, sheets.sitters)
         take_turn(t, sheets, resolved)
-        queue(t, resolved.record, mails)
+        queue(t, resolved.record, mails, sheets.sitters)
         summary = TurnSummary(name, resolved.record.turn, at, resolved.outcome.state, resolved.outcome.resolutions,
                               len(mails), False, t.engine)
         checkpoint("before-resolve-commit")
@@ -189,8 +199,28 @@ def gather(t: Turn) -> Sheets:
     if t.preview:
         for p in bots.due_seats(t.engine, t.before, t.players, set(sent)):
             texts[p.name] = bots.write_sheet(t.engine, t.before, p.seat, p.bot, t.game)
+    sat = sitters(t, set(used))
+    for s in sat:
+        texts[s.player.name] = f"{commands.SITTER_MARK} ({s.player.sitter})\n{s.sheet}"
     return Sheets(texts, frozenset(s.id or 0 for s in sent.values()),
-                  {pid: s.id if s is not None else None for pid, s in standing.items()})
+                  {pid: s.id if s is not None else None for pid, s in standing.items()}, sat)
+
+
+def sitters(t: Turn, used: set[int]) -> tuple[Sitting, ...]:
+    """The computer sitters that play this turn: each person who named one, is on move and has
+    no sheet to play (sent or standing), while she is on vacation or once the deadline has
+    passed, gets the sheet her sitter writes from her own view instead of the default move."""
+    moving = set(t.engine.may_send(t.before))
+    late = t.game.deadline is not None and _aware(t.game.deadline) <= t.at
+    out = []
+    for p in t.players:
+        if p.bot or not p.sitter or p.id in used or p.seat not in moving:
+            continue
+        away = commands.is_away(p, t.at)
+        if away or late:
+            sheet = bots.write_sheet(t.engine, t.before, p.seat, p.sitter, t.game)
+            out.append(Sitting(p, "vacation" if away else "deadline", sheet))
+    return tuple(out)
 
 
 def defaults(t: Turn, sheets: Sheets) -> dict[int, Any]:
@@ -228,9 +258,16 @@ def record(t: Turn, sheets: Sheets, outcome: TurnOutcome[Any, Any], chance: Chan
                    correction=t.m.store.corrections(t.session, game.id, game.turn))
 
 
-def render(t: Turn, turn: TurnRow) -> list[Outgoing]:
-    """Every report of the turn, with the GM's notes of the turn."""
-    return render_turn(t.m, t.game, t.players, turn, commands.gm_notes(t.m.store, t.session, t.game, turn.turn))
+def render(t: Turn, turn: TurnRow, sat: Sequence[Sitting]) -> list[Outgoing]:
+    """Every report of the turn, with the GM's notes of the turn and what the sitters wrote (as
+    the turn's SITTER events will tell it when a report is sent again)."""
+    notes = commands.gm_notes(t.m.store, t.session, t.game, turn.turn)
+    notes += [commands.read_sitter_event(s.player.seat, _sitter_text(s)) for s in sat]
+    return render_turn(t.m, t.game, t.players, turn, notes)
+
+
+def _sitter_text(s: Sitting) -> str:
+    return commands.sitter_event(s.player.name, s.player.sitter, s.why, s.sheet)
 
 
 def take_turn(t: Turn, sheets: Sheets, resolved: Resolved) -> None:
@@ -258,8 +295,16 @@ def take_turn(t: Turn, sheets: Sheets, resolved: Resolved) -> None:
             raise _Overtaken
 
 
-def queue(t: Turn, turn: TurnRow, mails: Sequence[Outgoing]) -> None:
-    """The turn's record kept and its reports queued, in the turn's transaction."""
+def queue(t: Turn, turn: TurnRow, mails: Sequence[Outgoing], sat: Sequence[Sitting] = ()) -> None:
+    """The turn's record kept, what the sitters wrote (a turn resolved again tells its own) and
+    its reports queued, in the turn's transaction."""
+    assert t.game.id is not None
+    for e in t.m.store.events(t.session, t.game.id, (EventKind.SITTER,)):
+        if e.turn == turn.turn:
+            t.session.delete(e)
+    for s in sat:
+        t.session.add(EventRow(game_id=t.game.id, turn=turn.turn, kind=EventKind.SITTER, seat=s.player.seat,
+                               text=_sitter_text(s), created_at=t.at))
     t.session.add(turn)
     try:
         t.session.flush()

@@ -86,7 +86,7 @@ def legacy_database(engine: Engine, *, with_claims: bool = False) -> None:
                        "generator"):  # 0008's, 0010's: no create_all database ever had them
             conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
         _number_seeds(conn)  # and its seeds were numbers
-        for column in ("team", "bot", "bouncing", "since_turn", "away", "vacation_days"):  # 0005-0008, 0011
+        for column in ("team", "bot", "bouncing", "since_turn", "away", "vacation_days", "sitter"):  # 0005-0013
             conn.execute(text(f"ALTER TABLE player DROP COLUMN {column}"))
         for column in ("digest", "stranger"):  # 0006's
             conn.execute(text(f"ALTER TABLE message DROP COLUMN {column}"))
@@ -294,5 +294,6 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0010 -> 0011 (head)" in out and "0009 -> 0010" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
+    assert f"0011 -> {migrations.HEAD} (head)" in out and "0010 -> 0011" in out and "0009 -> 0010" in out
+    assert "0008 -> 0009" in out and "0005 -> 0006" in out
     assert "0002 -> 0003" in out and "<base> -> 0001" in out

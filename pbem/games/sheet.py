@@ -27,8 +27,12 @@ MAX_ZONE_LENGTH = 64
 HEADER_WORDS = ("GAME", "TURN", "SECRET", "TIMEZONE")
 #: lines that ask the moderator for something rather than give orders
 COMMANDS = ("NEW SECRET", "SEND SECRET", "HELP", "STATUS", "HISTORY", "PREVIEW", "STANDING", "SUGGEST")
-#: commands that take words after them: `RESEND [turn]`, `VACATION <from> <to>` (dates)
-ARGUMENT_COMMANDS = {"RESEND": (0, 1), "VACATION": (2, 2)}
+#: commands that take words after them: `RESEND [turn]`, `VACATION <from> <to>` (dates),
+#: `SITTER <level>` (a computer player's level, or OFF)
+ARGUMENT_COMMANDS = {"RESEND": (0, 1), "VACATION": (2, 2), "SITTER": (1, 1)}
+#: what the words of each such command are made of (at most 16 characters each)
+_ARGUMENT_CHARS = {"RESEND": frozenset("0123456789-"), "VACATION": frozenset("0123456789-"),
+                   "SITTER": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")}
 #: `PRESS` takes the rest of the mail (up to the signature) as the message to relay
 PRESS = "PRESS"
 MAX_PRESS = 4000  # characters of a PRESS message; the rest is cut
@@ -280,12 +284,13 @@ def _zone_problem(value: str) -> str | None:
 
 
 def _argument_command(command: str) -> str | None:
-    """`RESEND 3` or `VACATION 2026-12-01 2026-12-14`, as written (one space apart); else None."""
+    """`RESEND 3`, `VACATION 2026-12-01 2026-12-14` or `SITTER STRONG`, as written (one space
+    apart); else None."""
     word, *args = command.split()
     counts = ARGUMENT_COMMANDS.get(word)
     if counts is None or not counts[0] <= len(args) <= counts[1]:
         return None
-    if not all(len(a) <= 10 and set(a) <= set("0123456789-") for a in args):
+    if not all(len(a) <= 16 and set(a) <= _ARGUMENT_CHARS[word] for a in args):
         return None
     return " ".join([word, *args])
 

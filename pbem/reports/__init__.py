@@ -128,6 +128,7 @@ class Envelope:
     correction: int = 0
     notes: tuple[str, ...] = ()
     computers: tuple[str, ...] = ()  # the seats computer players hold, as "Sam (strong)"
+    sitter: tuple[str, ...] = ()  # what a computer sitter wrote for the reader's seat (the GM: for every seat)
     #: every seat's holder in seat order, a computer player named as such ("Sam (a computer player)")
     players: tuple[str, ...] = ()
     #: where the whole rules of the game are (the welcome names them)

@@ -91,6 +91,9 @@ class PlayerRow(SQLModel, table=True):
     # Since migration 0010: every VACATION span, JSON [["2026-12-01", "2026-12-05"], ...] (first and
     # last day); `pbem.commands` reads and writes it.
     away: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    # Since migration 0013: the level of the computer sitter a person named for the seat ("" for
+    # none): it writes her sheet while she is away and when a deadline passes without it.
+    sitter: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class MessageRow(SQLModel, table=True):
@@ -184,6 +187,8 @@ class EventKind(enum.StrEnum):
     PRESS_SWITCH = "press-switch"
     SUGGEST = "suggest"  # a player's SUGGEST, counted against the daily budget
     PREVIEW = "preview"  # a player's PREVIEW, likewise
+    SITTER = "sitter"  # a computer sitter wrote a person's sheet (text: the level, then the sheet)
+    SITTER_SET = "sitter-set"  # a person (or the GM) named a sitter for the seat, or none
 
 
 class EventRow(SQLModel, table=True):

@@ -16,7 +16,7 @@ for the same reason.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.games.badger_bunny import playout
 from pbem.games.badger_bunny.cards import Rank, card
@@ -35,6 +35,9 @@ FINALISTS = 8
 _KINDS = {"single": playout.SINGLE, "multiple": playout.MULTIPLE, "straight": playout.STRAIGHT}
 _LAST = {"none": playout.NONE, "play": playout.PLAY, "pass": playout.PASS, "dead-pass": playout.DEAD}
 WAITING = "# the other player is to act: this seat writes its line when its own turn comes"
+#: the strong player's sheet where it has no choice to weigh, each alternative explained
+PLAIN = ("#  1. PLAY LOWEST: your lowest card that may be played, keeping the higher ones for later\n"
+         "#  2. PASS: when no card of yours may be played\n" + BASELINE)
 
 
 class Baseline(Bot[View]):
@@ -83,6 +86,20 @@ def utility(view: Any, race: playout.Race, me: int) -> float:
 
 
 def choose(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> playout.Set | None:
+    """The play (None: pass) that did best over deals of the unseen cards, each played out."""
+    return weigh(view, rng, playouts).chosen
+
+
+class Weighed(NamedTuple):
+    """The play chosen (None: pass), how it did on average, and over how many candidates and deals."""
+
+    chosen: playout.Set | None
+    mean: float
+    candidates: int
+    deals: int
+
+
+def weigh(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> Weighed:
     """The play (None: pass) that did best over deals of the unseen cards, each played out.
 
     Every candidate is played out from the same deals (so that luck falls alike on all). With
@@ -93,7 +110,7 @@ def choose(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> p
     t, race, me, unseen, counts = position(view)
     candidates: list[playout.Set | None] = [*playout.sets(t, race, me, full=True), None]
     if len(candidates) == 1:
-        return None
+        return Weighed(None, 0.0, 1, 0)
     totals = [0.0] * len(candidates)
     runs = [0] * len(candidates)
     order = list(range(len(unseen)))
@@ -122,7 +139,7 @@ def choose(view: Any, rng: random.Random, playouts: int = DEFAULT_PLAYOUTS) -> p
         sample(finalists, playouts // 2 // FINALISTS)
         everyone = finalists
     best = max(everyone, key=lambda i: (totals[i] / runs[i], -i))
-    return candidates[best]
+    return Weighed(candidates[best], totals[best] / runs[best], len(candidates), runs[best])
 
 
 class Strong(Bot[View]):
@@ -134,18 +151,23 @@ class Strong(Bot[View]):
     def write(self, view: View, chance: Chance) -> str:
         me = next((s for s in view.seats if s.hand is not None), None)
         if me is None or view.over or view.race_over:
-            return BASELINE
+            return PLAIN
         if view.act != me.seat:
             return WAITING
         if me.role == "tortoise" and not view.drawn:
-            return BASELINE  # her hand is not known until her draw: the run makes it first
+            return PLAIN  # her hand is not known until her draw: the run makes it first
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's samples, seeded by the chance source
-        chosen = choose(view, rng, self.playouts)
-        if chosen is None:
-            return "PASS"
+        weighed = weigh(view, rng, self.playouts)
+        others = f"{weighed.candidates - 1} other choice{'s' if weighed.candidates != 2 else ''}"
+        if weighed.candidates == 1:
+            return "# PASS: no card of yours may be played\nPASS"
+        why = (f"it did best of your {weighed.candidates} choices (the pass included) over {weighed.deals} deals of "
+               f"the cards you cannot see, each race played out (mean result {weighed.mean:+.2f}; {others} did worse)")
+        if weighed.chosen is None:
+            return f"# PASS: {why}\nPASS"
         t = playout.table(view.extended, view.excuse)
-        line = "PLAY " + " ".join(t.cards[c].token for c in chosen)
-        return line if len(line) <= MAX_LINE else BASELINE
+        line = "PLAY " + " ".join(t.cards[c].token for c in weighed.chosen)
+        return f"# {line}: {why}\n{line}" if len(line) <= MAX_LINE else PLAIN
 
 
 def find_bot(level: str) -> Bot[View] | None:

@@ -1,19 +1,56 @@
 """Computer players of the card race: they write sheets in the order language from their own view.
 
 `baseline` sends an empty sheet, so every card turn gets the default play and the second bet the
-default bet. `strong` backs its own animals: it bets again on a starting bet it can match, and at
-every card turn plays as many cards as the table allows of the animal it backed most, and keeps
-the hare out of a nap.
+default bet.
+
+`strong` plays for its own bets with what its view tells it: its hand and bets, the table, the
+pawns, the podium, the discard pile (by animal) and the size of every hand and of the deck. It
+draws the cards it cannot see (the other hands, their bets, the deck) from the cards not yet
+seen, many times over, and plays each candidate plan for the cycle out to the end of the race
+on every draw (the other players either play the default or push the animal they hold most
+of, at random): the plan (and, in the first mail turn of a `standard` race, the bet) that wins
+the most of those races is the sheet, every alternative with a comment that says why it ranks
+there.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from pbem.games.base import Bot
-from pbem.games.card_race.cards import ANIMALS, APPRENTICE, HARE, animal_of, counts
+from pbem.games.card_race.cards import (
+    ANIMALS,
+    APPRENTICE,
+    DECKS,
+    FINISHED,
+    HAND,
+    HARE,
+    LAMB,
+    POINTS,
+    TILES,
+    TORTOISE,
+    TURBO_TILES,
+    WOLF,
+)
 from pbem.games.card_race.view import View
 from pbem.games.chance import Chance
 
 LEVELS = ("baseline", "strong")
+#: races played out for each candidate plan (the same draws for every plan)
+ROLLOUTS = 24
+#: card indices in the simulation: the five animals, then the howl card (a wolf card)
+HOWL_CARD = 5
+_INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
+_DEFAULT_ORDER = (1, 0, 2, 3, 4, HOWL_CARD)  # the default play: a tortoise, else hare, wolf, fox, lamb, howl
+MAX_TABLE, MAX_ANIMAL = 8, 4
+#: the share of the other players the simulation lets push their own bets (the rest play the default)
+PUSHERS = 0.5
+
+#: a play as the simulation and the sheet know it: (cards, animal, howl cards among them, the
+#: animal's cards the table must hold for it: -1 for any number)
+PlayT = tuple[int, int, int, int]
 
 
 class Baseline(Bot[View]):
@@ -21,34 +58,498 @@ class Baseline(Bot[View]):
         return ""
 
 
+# the simulation -------------------------------------------------------------------------------------
+
+def _animal(card: int) -> int:
+    return WOLF if card == HOWL_CARD else card
+
+
+class Race:
+    """A race in plain lists, fast to play out: hands as counts of the six cards, the table as
+    counts of the five animals (and its howl cards), the deck in draw order (last first)."""
+
+    __slots__ = ("apprentice", "racers", "first", "streams", "turbo", "pawns", "podium", "hands", "bets",
+                 "deck", "discard", "table", "howls", "total", "size", "rng", "over", "kinds")
+
+    def __init__(self, view: View, hands: list[list[int]], bets: list[list[int]], deck: list[int],
+                 discard: list[int], kinds: list[int], rng: random.Random) -> None:
+        self.apprentice = view.ruleset == APPRENTICE
+        self.racers = [p.seat for p in view.players if p.racing]
+        self.first = view.first
+        self.streams = frozenset(view.streams)
+        self.turbo = view.turbo
+        self.pawns = list(view.pawns)
+        self.podium = [(a, place) for a, place in view.podium]
+        self.hands, self.bets, self.deck, self.discard = hands, bets, deck, discard
+        self.table = [0] * 5
+        self.howls = 0
+        self.total = 0
+        for c in view.table:
+            self.table[_animal(_INDEX[c])] += 1
+            self.howls += c == "X"
+            self.total += 1
+        self.size = HAND[view.ruleset]
+        self.rng = rng
+        self.over = False
+        self.kinds = kinds  # per seat: 0 plays the default, 1 pushes its bets
+
+    def placed(self, animal: int) -> bool:
+        return any(a == animal for a, _ in self.podium)
+
+    def legal(self, hand: list[int], play: PlayT) -> bool:
+        n, a, howl, needs = play
+        if needs >= 0 and self.table[a] != needs:
+            return False
+        if self.total + n > MAX_TABLE or self.table[a] + n > MAX_ANIMAL:
+            return False
+        if a == WOLF:
+            return hand[WOLF] >= n - howl and hand[HOWL_CARD] >= howl
+        return hand[a] >= n
+
+    def push_plan(self, seat: int) -> list[PlayT]:
+        """A pusher's plan: as many cards as it may of the bet animal it holds most of, a laggard
+        card otherwise."""
+        hand = self.hands[seat]
+        mine = sorted({a for a in self.bets[seat] if not self.placed(a)}, key=lambda a: (-hand[a], a))
+        plan = [(k, a, 0, -1) for a in mine for k in (4, 3, 2, 1) if not (a == HARE and k == 4)]
+        placed = [a for a in range(5) if self.placed(a)]
+        free = [] if self.apprentice or TORTOISE in mine or TORTOISE in placed else [TORTOISE]
+        rest = sorted((a for a in range(5) if a not in mine and a not in placed and a not in free),
+                      key=lambda a: (self.pawns[a], a))
+        return plan + [(1, a, 0, -1) for a in (*placed, *free, *rest)]
+
+    def card_turn(self, seat: int, plan: Sequence[PlayT]) -> bool:
+        """One card turn; whether the table triggers the racing phase."""
+        hand = self.hands[seat]
+        chosen = next((p for p in plan if self.legal(hand, p)), None)
+        if chosen is None:
+            card = next((c for c in _DEFAULT_ORDER if hand[c]), None)
+            if card is None:
+                return False
+            chosen = (1, _animal(card), 1 if card == HOWL_CARD else 0, -1)
+        n, a, howl, _needs = chosen
+        if a == WOLF:
+            hand[WOLF] -= n - howl
+            hand[HOWL_CARD] -= howl
+            self.howls += howl
+        else:
+            hand[a] -= n
+        self.table[a] += n
+        self.total += n
+        self.discard.extend([a] * (n - howl) + [HOWL_CARD] * howl)  # to the pile after the phase
+        self._draw(hand)
+        return self.total >= MAX_TABLE or self.table[a] >= MAX_ANIMAL
+
+    def _draw(self, hand: list[int]) -> None:
+        while sum(hand) < self.size:
+            if not self.deck:
+                if not self.discard:
+                    return
+                self.deck = self.discard
+                self.discard = []
+                self.rng.shuffle(self.deck)
+            hand[self.deck.pop()] += 1
+
+    def phase(self) -> None:
+        """The racing phase of the table; then the table is cleared and the token passes on."""
+        if self.apprentice:
+            self._apprentice_phase()
+        else:
+            self._standard_phase()
+        self.table = [0] * 5
+        self.howls = self.total = 0
+        i = self.racers.index(self.first) if self.first in self.racers else 0
+        self.first = self.racers[(i + 1) % len(self.racers)]
+
+    def _step(self, animal: int, steps: int, streams: bool) -> bool:
+        for _ in range(steps):
+            self.pawns[animal] += 1
+            if self.pawns[animal] > TILES:
+                self.pawns[animal] = FINISHED
+                return True
+            if streams and animal == LAMB and self.pawns[animal] in self.streams:
+                return False
+        return False
+
+    def _cross(self, animal: int) -> None:
+        self.podium.append((animal, len(self.podium) + 1))
+        self.over = len(self.podium) >= 3
+
+    def _standard_phase(self) -> None:
+        n = self.table
+        if self.howls:
+            if not self.placed(WOLF) and self._step(WOLF, _wolf(n[WOLF]), True):
+                self._cross(WOLF)
+            return
+        for a in range(5):
+            if self.placed(a):
+                continue
+            if a == HARE:
+                steps = 2 if n[a] else 0
+                if n[a] == 4 and self.pawns[a] > 0 and all(
+                        self.pawns[b] <= self.pawns[a] for b in range(5) if b != a and not self.placed(b)):
+                    steps = 0
+            elif a == TORTOISE:
+                steps = 2 if n[a] == 4 else 1
+            elif a == WOLF:
+                steps = _wolf(n[a])
+            elif a == LAMB:
+                steps = n[a] + 1 if n[a] else 0
+            else:
+                steps = n[a]
+            if steps and self._step(a, steps, True):
+                self._cross(a)
+                if self.over:
+                    return
+
+    def _apprentice_phase(self) -> None:
+        crossed = []
+        for a in range(5):
+            if not self.table[a]:
+                continue
+            if self._step(a, self.table[a], False):
+                crossed.append(a)
+            elif self.pawns[a] in TURBO_TILES and self.turbo and self.turbo[TURBO_TILES.index(self.pawns[a])] == a \
+                    and self._step(a, 2, False):
+                crossed.append(a)
+        if not crossed:
+            return
+        places = [(a, i + 1) for i, a in enumerate(crossed[:3])]
+        taken = len(places)
+        track = [a for a in range(5) if a not in crossed]
+        for a in track:
+            place = taken + 1 + sum(1 for b in track if self.pawns[b] > self.pawns[a])
+            if place <= 3:
+                places.append((a, place))
+        self.podium = places
+        self.over = True
+
+    def cycle(self, plans: dict[int, list[Sequence[PlayT]]]) -> None:
+        """Card turns from the token holder until the trigger, then the racing phase. `plans`:
+        for a seat, its plan for each of its card turns (the last one for any further turn)."""
+        seat = self.first
+        used = dict.fromkeys(self.racers, 0)
+        for _ in range(40):
+            fixed = plans.get(seat)
+            if fixed is not None:
+                plan = fixed[min(used[seat], len(fixed) - 1)]
+            elif self.kinds[seat]:
+                plan = self.push_plan(seat)
+            else:
+                plan = ()
+            used[seat] += 1
+            if self.card_turn(seat, plan):
+                break
+            i = self.racers.index(seat)
+            seat = self.racers[(i + 1) % len(self.racers)]
+        self.phase()
+
+    def share(self, me: int) -> float:
+        """My share of the win when the race is over (a tie the podium does not break is shared)."""
+        place = dict(self.podium)
+        points = {s: sum(POINTS.get(place.get(a, 0), 0) for a in self.bets[s]) for s in self.racers}
+        top = max(points.values())
+        tied = [s for s in self.racers if points[s] == top]
+        if len(tied) > 1:
+            best = {s: min((place[a] for a in self.bets[s] if a in place), default=99) for s in tied}
+            low = min(best.values())
+            tied = [s for s in tied if best[s] == low]
+        return (1 / len(tied) if me in tied else 0.0) + 0.01 * points[me]
+
+
+def _wolf(n: int) -> int:
+    return 0 if n == 0 else 1 if n <= 2 else n - 1
+
+
+# drawing what the view hides --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Unseen:
+    """What the seat cannot see, to be drawn: the cards not seen, and who holds how many."""
+
+    pool: tuple[int, ...]
+    sizes: tuple[int, ...]  # hand size per seat
+    second: tuple[int, ...]  # second-bet cards per seat still hidden (0 or 1)
+    starts: tuple[int, ...]  # starting bet animals not mine
+    per_seat: int  # starting bets per seat
+
+
+def unseen(view: View, me: int) -> Unseen:
+    """The racing cards the seat has not seen (the full deck less its hand, its bet, the table
+    and the discard pile), with the discard pile's wolves taken as plain ones first."""
+    left = dict.fromkeys(range(6), 0)
+    left.update({_INDEX[c]: n for c, n in DECKS[view.ruleset].items()})
+    mine = view.players[me]
+    for c in (*(mine.hand or ()), *((mine.bet,) if mine.bet else ()), *view.table):
+        left[_INDEX[c]] -= 1
+    for a, n in enumerate(view.discard):
+        if a == WOLF:
+            plain = min(n, left[WOLF])
+            left[WOLF] -= plain
+            left[HOWL_CARD] -= n - plain
+        else:
+            left[a] -= n
+    pool = tuple(c for c, n in sorted(left.items()) for _ in range(max(0, n)))
+    per_seat = len(mine.starts or ())
+    second = tuple(0 if s == me or not p.racing else max(0, p.bet_count - per_seat) for s, p in enumerate(view.players))
+    sizes = tuple(p.hand_size for p in view.players)
+    backed = {_INDEX[c] for c in mine.starts or ()}
+    return Unseen(pool, sizes, second, tuple(a for a in range(5) if a not in backed), per_seat)
+
+
+def draw_race(view: View, me: int, hidden: Unseen, my_bets: list[int], rng: random.Random) -> Race:
+    """One race as it may stand: the hidden cards dealt at random, the other players' kinds drawn."""
+    pool = list(hidden.pool)
+    rng.shuffle(pool)
+    starts = list(hidden.starts)
+    rng.shuffle(starts)
+    n = len(view.players)
+    hands: list[list[int]] = []
+    bets: list[list[int]] = []
+    for s, p in enumerate(view.players):
+        hand = [0] * 6
+        if s == me:
+            for c in p.hand or ():
+                hand[_INDEX[c]] += 1
+            hands.append(hand)
+            bets.append(list(my_bets))
+            continue
+        for _ in range(hidden.sizes[s] if p.racing else 0):
+            if pool:
+                hand[pool.pop()] += 1
+        hands.append(hand)
+        seat_bets = [starts.pop() for _ in range(hidden.per_seat) if starts] if p.racing else []
+        for _ in range(hidden.second[s]):
+            if pool:
+                seat_bets.append(_animal(pool.pop()))
+        bets.append(seat_bets)
+    kinds = [rng.random() < PUSHERS for _ in range(n)]
+    race = Race(view, hands, bets, pool, [], [int(k) for k in kinds], rng)
+    return race
+
+
+def _second_bets(race: Race, me: int, bet: int | None) -> None:
+    """The first mail turn's second bets: mine as planned, the others' by the default bet."""
+    for s in race.racers:
+        hand = race.hands[s]
+        if s == me:
+            if bet is None:
+                continue
+            card = bet if hand[bet] or bet != WOLF else HOWL_CARD
+        else:
+            counted = [hand[a] + (hand[HOWL_CARD] if a == WOLF else 0) for a in range(5)]
+            a = max(range(5), key=lambda x: (counted[x], -x))
+            card = a if hand[a] or a != WOLF else HOWL_CARD
+        if hand[card]:
+            hand[card] -= 1
+            race.bets[s].append(_animal(card))
+
+
+# plans --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """A candidate for the cycle: the bet (first mail turn of a standard race), the first card
+    turn's alternatives and every later card turn's, and what the plan is, in words."""
+
+    bet: int | None
+    first: tuple[PlayT, ...]
+    rest: tuple[PlayT, ...]
+    idea: str
+
+
+def _spell(play: PlayT) -> str:
+    n, a, howl, needs = play
+    word = ANIMALS[a].upper()
+    guard = f"IF TABLE {word} = {needs} THEN " if needs >= 0 else ""
+    if howl:
+        return guard + (f"PLAY {n} {word} WITH {howl} HOWL" if howl > 1 else f"PLAY {n} {word} WITH HOWL")
+    return f"{guard}PLAY {n} {word}"
+
+
+def _held(hand: list[int], play: PlayT) -> bool:
+    n, a, howl, _needs = play
+    if a == WOLF:
+        return hand[WOLF] >= n - howl and hand[HOWL_CARD] >= howl
+    return hand[a] >= n
+
+
+def _push(view: View, a: int) -> tuple[PlayT, ...]:
+    """As many cards of `a` as the table allows; in `apprentice` first the number that ends its
+    move on its own turbo token (2 steps more), for each count of its cards the table may hold."""
+    if a == HARE and view.ruleset != APPRENTICE:
+        return ((1, HARE, 0, -1),)  # it moves 2 with 1 to 3 cards, and naps in front with 4
+    most = tuple((k, a, 0, -1) for k in (4, 3, 2, 1))
+    if view.ruleset != APPRENTICE or a not in view.turbo:
+        return most
+    gap = TURBO_TILES[view.turbo.index(a)] - view.pawns[a]
+    if gap <= 0 or view.pawns[a] + 4 > TILES:
+        return most
+    return (*((gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4), *most)
+
+
+def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[int]) -> list[Plan]:
+    """The candidates: push each animal it may bet on (hardest, or one card at a time), hold
+    back, or howl."""
+    betting = view.betting and view.ruleset != APPRENTICE
+    bets: list[int | None] = [None]
+    if betting:
+        bets = [a for a in range(5) if hand[a] or (a == WOLF and hand[HOWL_CARD])]
+    out: list[Plan] = []
+    for bet in bets:
+        mine = [*backed, *((bet,) if bet is not None else ())]
+        targets = sorted({a for a in mine if a not in placed}, key=lambda a: (-mine.count(a), -hand[a], a))
+        filler = _filler(view, hand, placed, set(mine))
+        for a in targets:
+            out.append(Plan(bet, (*_push(view, a), *filler), (*_push(view, a), *filler), f"push the {ANIMALS[a]}"))
+            out.append(Plan(bet, ((1, a, 0, -1), *filler), ((1, a, 0, -1), *filler), f"one {ANIMALS[a]} card a turn"))
+        if not betting:
+            out.append(Plan(bet, filler, filler, "hold back: cards that move no rival"))
+            for a in range(5):
+                if a not in targets and a not in placed and hand[a] >= 2:
+                    dump = (*_push(view, a), *filler)
+                    out.append(Plan(bet, dump, dump, f"end the cycle soon with {ANIMALS[a]} cards"))
+            if hand[HOWL_CARD] and WOLF not in placed:
+                push = _push(view, targets[0]) if targets else ()
+                out.append(Plan(bet, ((1, WOLF, 1, -1), *push, *filler), (*push, *filler), "howl: only the wolf moves"))
+    return out
+
+
+def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tuple[PlayT, ...]:
+    """Single cards that help no rival: an animal on the podium, in `standard` the tortoise (it
+    moves 1 anyway with up to 3 cards), then the animals furthest behind."""
+    order = [a for a in range(5) if a in placed]
+    if TORTOISE not in mine and TORTOISE not in placed and view.ruleset != APPRENTICE:
+        order.append(TORTOISE)
+    order += sorted((a for a in range(5) if a not in placed and a not in order and a not in mine),
+                    key=lambda a: (view.pawns[a], a))
+    return tuple((1, a, 0, -1) for a in order)
+
+
+# the strong player -----------------------------------------------------------------------------------
+
 class Strong(Bot[View]):
+    """Plays every candidate plan out on the same draws of what it cannot see (see the module)."""
+
+    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+        self.rollouts = rollouts
+
     def write(self, view: View, chance: Chance) -> str:
-        me = next((p for p in view.players if p.hand is not None and p.racing), None)
-        if me is None or me.hand is None:
+        me = view.viewer.seat
+        if me is None or me < 0 or view.over:
             return ""
-        hand = me.hand
-        backed = [animal_of(c) for c in (*(me.starts or ()), *((me.bet,) if me.bet else ()))]
-        held = counts(hand)
-        lines = []
-        if view.betting and view.ruleset != APPRENTICE:
-            match = [a for a in backed if held[a]]
-            lines.append(f"BET {ANIMALS[max(match or range(5), key=lambda a: held[a])].upper()}")
-            backed.append(match[0] if match else max(range(5), key=lambda a: held[a]))
-        weight = [backed.count(a) for a in range(5)]
+        mine = view.players[me]
+        if mine.hand is None or not mine.racing:
+            return ""
+        hand = [0] * 6
+        for c in mine.hand:
+            hand[_INDEX[c]] += 1
         placed = {a for a, _ in view.podium}
-        leader = max((view.pawns[a] for a in range(5) if a not in placed), default=0)
-        order = sorted((a for a in range(5) if a not in placed and weight[a]), key=lambda a: (-weight[a], a))
-        alts: list[str] = []
-        for a in order:
-            word = ANIMALS[a].upper()
-            # four hares in front make the hare nap: hold it to three while it leads
-            top = 3 if a == HARE and view.pawns[HARE] >= leader and view.pawns[HARE] > 0 else 4
-            alts += [f"PLAY {k} {word}" for k in range(top, 0, -1)]
-        # cards of animals it did not back go out one at a time, the laggards' first
-        spare = sorted((a for a in range(5) if not weight[a]), key=lambda a: (view.pawns[a], a))
-        alts += [f"PLAY 1 {ANIMALS[a].upper()}" for a in spare]
-        chain = " ELSE ".join(alts) if alts else "PLAY 1 TORTOISE"
-        lines += [chain] * 4 + [f"DEFAULT {chain}"]
+        backed = [_animal(_INDEX[c]) for c in (*(mine.starts or ()), *((mine.bet,) if mine.bet else ()))]
+        candidates = plans(view, me, hand, placed, backed)
         if view.ruleset == APPRENTICE:
-            lines.append("RACE " + " ".join(ANIMALS[a].upper() for a in order or range(5)))
-        return "\n".join(lines)
+            # one bet, refills of 5: playing the race out chose no better than pushing it (measured)
+            return _sheet(view, hand, [(-1.0, c) for c in candidates if c.idea.startswith("push")][:1]
+                          or [(-1.0, candidates[-1])], backed)
+        rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
+        ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(-1.0, c) for c in candidates]
+        return _sheet(view, hand, ranked, backed)
+
+    def _rank(self, view: View, me: int, backed: list[int], candidates: list[Plan],
+              rng: random.Random) -> list[tuple[float, Plan]]:
+        hidden = unseen(view, me)
+        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
+        totals = []
+        for plan in candidates:
+            won = 0.0
+            for sd in seeds:
+                won += _play_out(view, me, hidden, backed, plan, random.Random(sd))  # noqa: S311
+            totals.append(won / len(seeds))
+        order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
+        return [(totals[i], candidates[i]) for i in order]
+
+
+def _play_out(view: View, me: int, hidden: Unseen, backed: list[int], plan: Plan, rng: random.Random) -> float:
+    race = draw_race(view, me, hidden, backed, rng)
+    if view.betting and not race.apprentice:
+        _second_bets(race, me, plan.bet)
+    race.cycle({me: [plan.first, plan.rest]})
+    for _ in range(60):
+        if race.over:
+            break
+        race.kinds[me] = 1
+        race.cycle({})
+    return race.share(me)
+
+
+def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed: list[int]) -> str:
+    """The best plan as a sheet: the BET line, the play lines and the RACE line, each
+    alternative with a comment that says why it ranks where it does."""
+    if not ranked:
+        return ""
+    share, best = ranked[0]
+    lines = []
+    runner_up = next((f"{s:.0%} for {p.idea}" + (f" betting on the {ANIMALS[p.bet]}" if p.bet is not None else "")
+                      for s, p in ranked[1:] if (p.idea, p.bet) != (best.idea, best.bet)), "")
+    if share >= 0:
+        lines.append(f"# the plan: {best.idea}; it won {share:.0%} of the races played out from here"
+                     + (f" (next best: {runner_up})" if runner_up else ""))
+    else:
+        lines.append(f"# the plan: {best.idea}")
+    mine = [*backed, *((best.bet,) if best.bet is not None else ())]
+    if best.bet is not None:
+        lines.append(f"# BET {ANIMALS[best.bet].upper()}: of the bets you can make, the one that won most often")
+        lines.append(f"BET {ANIMALS[best.bet].upper()}")
+    first = _chain(view, hand, best.first, mine)
+    rest = _chain(view, hand, best.rest, mine)
+    if first and first != rest:
+        lines += _commented(first, view, mine, "your first card turn")
+        lines.append(" ELSE ".join(play for play, _ in first))
+    if rest:
+        lines += _commented(rest, view, mine, "every card turn" if first == rest else "your later card turns")
+        lines.append("DEFAULT: " + " ELSE ".join(play for play, _ in rest))
+    if view.ruleset == APPRENTICE:
+        order = sorted(range(5), key=lambda a: (-mine.count(a), a))
+        lines.append("# RACE: your own animals move first when two could cross in one phase")
+        lines.append("RACE " + " ".join(ANIMALS[a].upper() for a in order))
+    return "\n".join(lines) + "\n"
+
+
+def _chain(view: View, hand: list[int], plays: Sequence[PlayT], mine: list[int]) -> list[tuple[str, PlayT]]:
+    """The plan's alternatives it can make from its hand, each once."""
+    out: list[tuple[str, PlayT]] = []
+    for p in plays:
+        text = _spell(p)
+        if _held(hand, p) and all(text != t for t, _ in out):
+            out.append((text, p))
+    return out
+
+
+def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], which: str) -> list[str]:
+    lines = [f"# {which}, tried left to right until one is legal:"]
+    for k, (text, (n, a, howl, needs)) in enumerate(chain, start=1):
+        why = _why(view, mine, n, a, howl)
+        if needs >= 0:
+            why = f"with {needs} {ANIMALS[a]} card{'s' if needs != 1 else ''} on the table, {n} more end its move on its turbo token: 2 steps more"
+        lines.append(f"#  {k}. {text}: {why}")
+    return lines
+
+
+def _why(view: View, mine: list[int], n: int, a: int, howl: int) -> str:
+    name = ANIMALS[a]
+    placed = {x for x, _ in view.podium}
+    if howl:
+        return "a howl card: only the wolf moves in this phase, every rival stands still"
+    if a in mine and a not in placed:
+        bets = mine.count(a)
+        reason = f"the {name} carries {bets} of your bet{'s' if bets != 1 else ''}"
+        if a == HARE and view.ruleset != APPRENTICE:
+            return reason + "; it moves 2 with 1 to 3 cards, so one is enough (with 4 in front it naps)"
+        if n >= 2:
+            return reason + f"; {n} cards move it furthest (4 of one animal start the racing phase at once)"
+        return reason + "; one card when the table has no room for more"
+    if a in placed:
+        return f"the {name} is on the podium: its card moves nothing"
+    if a == TORTOISE and view.ruleset != APPRENTICE:
+        return "the tortoise moves 1 with up to 3 cards anyway: this card helps no rival"
+    return f"the {name} is no bet of yours and stands at tile {view.pawns[a]}, far back: its card helps a rival least"

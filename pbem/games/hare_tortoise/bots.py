@@ -243,6 +243,24 @@ def ranked(rules: Ruleset, me: Runner, must: Must, occupied: frozenset[int], hom
 
 # the players --------------------------------------------------------------------------------------
 
+#: the alternatives that end every chain, for a slot where every square above is taken
+FALLBACKS = (
+    ("NEXT CARROT", "if every move above is blocked when the slot comes: the next free carrot square"),
+    ("NEXT", "failing that, the next free square"),
+    ("BACK", "failing that, back to the tortoise behind, for carrots"),
+)
+
+
+def _line(prefix: str, alternatives: Sequence[tuple[str, str]]) -> list[str]:
+    """An order line and, above it, one comment per alternative saying why it ranks there (an
+    alternative already in the chain is left out)."""
+    kept: dict[str, str] = {}
+    for text, why in alternatives:
+        kept.setdefault(text, why)
+    comments = [f"#  {k}. {text}: {why}" for k, (text, why) in enumerate(kept.items(), start=1)]
+    return [*comments, f"{prefix}: " + " ELSE ".join(kept)]
+
+
 def _me(view: View) -> tuple[int, Runner, Must]:
     seat = view.viewer.seat
     assert seat is not None and seat >= 0, "a computer player plays a seat"
@@ -286,17 +304,22 @@ class StrongBot(Bot[View]):
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's samples, seeded by the chance source
         value(rules.name, 0, 0, 0)  # the table, once per process
         positions = self._likely_positions(view, rules, seat, me, must, slots, rng)
-        lines = [f"MOVE 1: {self._first_chain(view, rules, seat, me, must, rng)}"]
+        lines = _line("MOVE 1", self._first_chain(view, rules, seat, me, must, rng))
         for k in range(1, slots):
-            lines.append(f"MOVE {k + 1}: {self._chain(view, rules, seat, positions[k])}")
-        lines.append(f"DEFAULT: {self._chain(view, rules, seat, [])}")
-        return "\n".join(lines) + "\n" + _hare_line(view, (me.carrots or 0) > 80)
+            lines += _line(f"MOVE {k + 1}", self._chain(view, rules, seat, positions[k]))
+        lines += _line("DEFAULT", self._chain(view, rules, seat, []))
+        hare = _hare_line(view, (me.carrots or 0) > 80)
+        if hare:
+            give = "GIVE" in hare
+            lines.append("# HARE: " + ("GIVE: with more than 80 carrots, a hare card's choice sheds some" if give else
+                                       "TAKE: with 80 carrots or fewer, a hare card's choice takes more"))
+        return "\n".join(lines) + "\n" + hare
 
     def _first_chain(self, view: View, rules: Ruleset, seat: int, me: Runner, must: Must,
-                     rng: random.Random) -> str:
+                     rng: random.Random) -> list[tuple[str, str]]:
         """The first slot's chain: the best moves by the one-slot table, ordered again by
         Monte-Carlo play of this turn and the next two (the dice, the others' carrots and
-        moves drawn), each candidate played out on the same draws."""
+        moves drawn), each candidate played out on the same draws; each with why it ranks there."""
         runner = view.runners[seat]
         if must is Must.EAT or runner.skip:
             return self._chain(view, rules, seat, [(me, must, 0)])  # the slot is not the runner's to choose
@@ -304,20 +327,25 @@ class StrongBot(Bot[View]):
         home_count = sum(1 for r in view.runners if r.home)
         options = ranked(rules, me, must, frozenset(), home_count, others_all)
         candidates = options[:SEARCH_WIDTH]
+        why = {m.text: f"{score(rules, m, others_all):.1f} slots to HOME after it, by the value table"
+               for m in options}
         if len(candidates) > 1 and self.playouts >= len(candidates):
             runs = self.playouts // len(candidates)
             seeds = [rng.getrandbits(32) for _ in range(runs)]
             totals = {}
             for m in candidates:
                 totals[m.text] = sum(_playout(view, rules, seat, m, random.Random(sd)) for sd in seeds)  # noqa: S311
+                why[m.text] = (f"{totals[m.text] / runs:.1f} slots to HOME left after {HORIZON} turns, over {runs} "
+                               "plays of the dice and the others' moves")
             candidates = sorted(candidates, key=lambda m: (totals[m.text], candidates.index(m)))
         alts = [m.text for m in candidates]
         alts += [m.text for m in options[SEARCH_WIDTH:] if m.text not in alts][: 12 - len(alts)]
-        return " ELSE ".join([*alts, "NEXT CARROT", "NEXT", "BACK"])
+        return [*((a, why[a]) for a in alts), *FALLBACKS]
 
-    def _chain(self, view: View, rules: Ruleset, seat: int, where: list[tuple[Runner, Must, int]]) -> str:
+    def _chain(self, view: View, rules: Ruleset, seat: int,
+               where: list[tuple[Runner, Must, int]]) -> list[tuple[str, str]]:
         """Ranked moves for each likely position (most likely first), then general fallbacks."""
-        alts: list[str] = []
+        alts: list[tuple[str, str]] = []
         others = frozenset(r.square for j, r in enumerate(view.runners) if j != seat and r.square not in (START, HOME))
         home_count = sum(1 for r in view.runners if r.home)
         guarded = len(where) > 1
@@ -334,11 +362,13 @@ class StrongBot(Bot[View]):
                 if m.square in others and len(picked) >= 2:
                     continue
                 picked.append(m)
+            where_text = f"if you stand on {me.square} then (a likely square for this slot)" if guarded else \
+                "where you will likely stand:"
             for m in picked:
-                alts.append(f"IF MY SQUARE = {me.square} THEN {m.text}" if guarded else m.text)
-        alts = alts[:13]
-        alts += ["NEXT CARROT", "NEXT", "BACK"]
-        return " ELSE ".join(alts)
+                alts.append((f"IF MY SQUARE = {me.square} THEN {m.text}" if guarded else m.text,
+                             f"{where_text} {score(rules, m, others_all):.1f} slots to HOME after it, by the value "
+                             "table"))
+        return [*alts[:13], *FALLBACKS]
 
     def _likely_positions(self, view: View, rules: Ruleset, seat: int, me: Runner, must: Must, slots: int,
                           rng: random.Random) -> list[list[tuple[Runner, Must, int]]]:
