@@ -90,8 +90,10 @@ def test_a_sitter_plays_a_vacation_and_a_missed_deadline(folder: Folder, kind: s
     assert ("YOUR SITTER PLAYED\n  Your computer sitter (strong) wrote your sheet, since no sheet of yours was in "
             "by the deadline:\n") in mine
     assert "\n".join(expected) in mine
+    had_to_move = seat in engine.to_move(state)  # Badger: she may write ahead for a turn the other leads
     history = ok(run("history", "race")).output
-    assert f"{ann.name}: 1 missed turn (2)\n" in history  # the vacation excuses turn 1; turn 2 was not hers
+    # the vacation excuses turn 1; turn 2's sheet was not hers, a missed turn where she had to move
+    assert (f"{ann.name}: 1 missed turn (2)\n" if had_to_move else f"{ann.name}: 0 missed turns\n") in history
     assert f"  GM (2026-11-28 12:00): {ann.name}'s computer sitter (strong) wrote the sheet: no sheet by the deadline" \
         in history
 
