@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from pbem.errors import PbemError
 from pbem.games.chance import Chance
@@ -48,20 +48,19 @@ COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
 
 _FALSE = "the condition is false"
 _V = TypeVar("_V")
+# The enum members the slot path compares and returns at every slot, read once: a member lookup
+# on an enum class costs several times a module global's.
+_FORWARD, _RUN_HOME, _FALL_BACK, _STAY_TAKE, _STAY_GIVE = (
+    Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE)
+_MUST_EAT, _MUST_LEAVE, _MUST_NONE = Must.EAT, Must.LEAVE, Must.NONE
 # The board's kinds as plain ints (`Board.kinds` holds ints): reading an enum member costs a
 # lookup, and the legal-move checks read kinds at every square they look at.
 _CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (int(k) for k in (Kind.CARROT, Kind.HARE, Kind.LETTUCE,
                                                                    Kind.TORTOISE, Kind.NUMBER))
 
 
-class Move(NamedTuple):
-    """A legal move: where it ends and the carrots it pays and draws."""
-
-    outcome: Outcome
-    target: int
-    paid: int = 0
-    drew: int = 0
-
+#: a legal move: (outcome, the square it ends on, carrots paid, carrots drawn)
+Move = tuple[Outcome, int, int, int]
 
 #: a legal move, or why the move is not allowed now
 MoveOrReason = Move | str
@@ -207,7 +206,7 @@ class _Memo:
         self.found[id(sheet)] = (sheet, orders)
 
 
-_SEAT_ORDERS = _Memo(4096)
+_SEAT_ORDERS = _Memo(256)
 
 
 def seat_orders(sheet: OrderSheet | None) -> SeatOrders:
@@ -244,7 +243,7 @@ class Position:
     """The working figures of one turn, by runner: where each stands, what it holds, what it
     must do; and the rules' tables. Conditions and moves read it by runner index."""
 
-    def __init__(self, rules: Ruleset, state: State) -> None:
+    def __init__(self, rules: Ruleset, state: State, orders: Sequence[SeatOrders]) -> None:
         self.rules = rules
         self.tables, self.allowance = _tables(rules)
         self.kinds = self.tables.kinds
@@ -266,13 +265,13 @@ class Position:
         self.skip: list[bool] = list(skip)
         if per > 1:  # one supply and one flag per seat, read through each runner
             self.car, self.let, self.skip = _Shared(car[::2]), _Shared(let[::2]), _Shared(skip[::2])
-        self.inert = [j in state.inert for j in range(n)]
+        self.inert = [j in state.inert for j in range(n)] if state.inert else [False] * n
         self.occ = [0] * (HOME + 1)
         for s in sq:
             self.occ[s] += 1
         self.home_count = self.occ[HOME]
-        #: each runner's HARE chain (its seat's), read when a choice is made
-        self.hare_chains: list[tuple[HareAlternative, ...]] = [()] * n
+        #: each seat's orders (its HARE chain is read when one of its runners makes a choice)
+        self.orders = orders
         #: after being stuck, the one runner that may move off START (-1: any)
         self.only = -1
 
@@ -331,7 +330,7 @@ class Position:
         if target == HOME:
             if self.first_home(i):
                 if c >= cost:
-                    return Move(Outcome.HOME, HOME, cost)
+                    return (_RUN_HOME, HOME, cost, 0)
                 return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
             if self.let[i]:
                 return f"HOME needs every lettuce eaten first ({self.let[i]} left)"
@@ -341,7 +340,7 @@ class Position:
             if c - cost > allowance:
                 return (f"would reach HOME with {c - cost} carrots; place {self.home_count + 1} "
                         f"allows at most {allowance}")
-            return Move(Outcome.HOME, HOME, cost)
+            return (_RUN_HOME, HOME, cost, 0)
         if self.occ[target]:
             return f"square {target} is occupied"
         k = self.kinds[target]
@@ -351,7 +350,7 @@ class Position:
             return f"square {target} is a lettuce square and no lettuce is left"
         if c < cost:
             return f"square {target} is {target - s} squares ahead and costs {cost} carrots, more than the {c} held"
-        return Move(Outcome.FORWARD, target, cost)
+        return (_FORWARD, target, cost, 0)
 
     def nearest_forward(self, i: int, candidates: Sequence[int] | None = None) -> Move | None:
         """The nearest legal forward move (among `candidates`): the checks of `forward`, without
@@ -366,13 +365,13 @@ class Position:
             if target == HOME:
                 if (lettuces or c - cost > self.allowance[self.home_count]) and not self.first_home(i):
                     return None
-                return Move(Outcome.HOME, HOME, cost)
+                return (_RUN_HOME, HOME, cost, 0)
             if self.occ[target]:
                 continue
             k = self.kinds[target]
             if k == _TORTOISE or (k == _LETTUCE and not lettuces):
                 continue
-            return Move(Outcome.FORWARD, target, cost)
+            return (_FORWARD, target, cost, 0)
         return None
 
     def back(self, i: int) -> MoveOrReason:
@@ -383,7 +382,7 @@ class Position:
             return "there is no tortoise square behind"
         if self.occ[t]:
             return f"the nearest tortoise square behind, {t}, is occupied"
-        return Move(Outcome.BACK, t, 0, 10 * (s - t))
+        return (_FALL_BACK, t, 0, 10 * (s - t))
 
     def back_to(self, i: int, n: int) -> MoveOrReason:
         """A backward move to square n, in a ruleset that moves back freely (hase-igel-sam)."""
@@ -399,7 +398,7 @@ class Position:
             return f"square {n} is occupied"
         if self.kinds[n] == _LETTUCE and not self.let[i]:
             return f"square {n} is a lettuce square and no lettuce is left"
-        return Move(Outcome.BACK, n, 0, 10 * (s - n))
+        return (_FALL_BACK, n, 0, 10 * (s - n))
 
     def farthest_back(self, i: int) -> MoveOrReason:
         """The default backward move: the farthest square behind that a backward move may end on."""
@@ -420,15 +419,15 @@ class Position:
         if self.kinds[s] != _CARROT:
             where = "START" if s == START else f"square {s}"
             return f"{where} is not a carrot square"
-        if self.must[i] is Must.LEAVE:
+        if self.must[i] is _MUST_LEAVE:
             return "a runner that ate a lettuce must leave the square"
         if self.inert[i]:
             return f"square {s} was reached by moving back and is inert: no carrots there until the runner moves"
         if give:
             if self.car[i] < 10:
                 return f"paying 10 carrots needs 10; {self.car[i]} held"
-            return Move(Outcome.STAY_GIVE, s, 10)
-        return Move(Outcome.STAY_TAKE, s, 0, 10)
+            return (_STAY_GIVE, s, 10, 0)
+        return (_STAY_TAKE, s, 0, 10)
 
     def default_move(self, i: int) -> Move | None:
         """RULES' default move: the nearest legal square ahead, else stay and draw, else fall back."""
@@ -457,7 +456,7 @@ class Position:
         if self.only >= 0 and i != self.only:
             return f"{self.names[self.only]} was stuck and moves off START now; {self.names[i]} may not move"
         for mate in seat.runners:
-            if mate != i and self.must[mate] is Must.LEAVE and self.sq[mate] != HOME:
+            if mate != i and self.must[mate] is _MUST_LEAVE and self.sq[mate] != HOME:
                 return f"{self.names[mate]} ate a lettuce and must leave its square first"
         bonus = self.bonus_of(i)
         if not bonus:
@@ -479,7 +478,7 @@ class Position:
     def choice(self, i: int) -> HareChoice:
         """Runner i's HARE choice, made now: its chain's first true alternative, else the rules'
         first word."""
-        for alt in self.hare_chains[i]:
+        for alt in self.orders[self.seat_of[i]].hare:
             if alt.condition is None or holds(self, i, alt.condition):
                 return alt.choice
         return HareChoice(self.rules.choices[0])
@@ -565,9 +564,9 @@ def _to(p: Position, i: int, action: Action) -> MoveOrReason:
     if p.free_back:
         return p.back_to(i, n)
     m = p.back(i)
-    if isinstance(m, str) or m.target == n:
+    if isinstance(m, str) or m[1] == n:
         return m
-    return f"square {n} is behind and is not the nearest tortoise square behind ({m.target})"
+    return f"square {n} is behind and is not the nearest tortoise square behind ({m[1]})"
 
 
 def _home(p: Position, i: int, action: Action) -> MoveOrReason:
@@ -619,8 +618,9 @@ def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Trie
     """The chain's first true and legal alternative, as (its move, its acting runner): the one the
     alternative names (two-player), else the seat's runner. Every alternative looked at is added
     to `tried`. (None, -1) when there is none."""
+    own = seat.runners[0]
     for option in line.options:
-        i = option.runner if option.runner is not None else seat.runners[0]
+        i = own if option.runner is None else option.runner
         if option.condition is not None and not holds(p, i, option.condition):
             tried.append(option.if_false)
             continue
@@ -653,7 +653,7 @@ class SlotContext:
     lettuces: int = 0
     position: int = 1
     bonus: int = 0
-    tried: list[Tried] = field(default_factory=list)
+    tried: list[Tried] = field(default_factory=list)  # the alternatives of its order line tried
 
     def concern(self, runner: int, name: str | None = None) -> None:
         """The slot is about this runner (named as `name`, else by its own name)."""
@@ -685,14 +685,14 @@ def play_slot(p: Position, seat: Seat, line: OrderLine, chance: Chance, number: 
     follows at once."""
     ctx = SlotContext(p, seat, line, chance, number, extra)
     racing = [j for j in seat.runners if p.sq[j] != HOME]
-    rear = min(racing, key=p.sq.__getitem__)  # on a tie, runner 1
+    rear = racing[0] if len(racing) == 1 else min(racing, key=p.sq.__getitem__)  # on a tie, runner 1
     if p.skip[rear]:
         ctx.concern(rear, seat.name)
         return _stage_missed(ctx), False
     if not seat.shared:
         ctx.concern(rear)
         _stage_number_bonus(ctx)
-    eater = p.first_who_must(racing, Must.EAT)
+    eater = p.first_who_must(racing, _MUST_EAT)
     if eater is not None:
         if ctx.runner != eater:
             ctx.concern(eater)
@@ -728,7 +728,7 @@ def _stage_eat(ctx: SlotContext) -> Slot:
         p.let[i] -= 1
     drew = 10 * ctx.position
     p.car[i] += drew
-    p.must[i] = Must.LEAVE
+    p.must[i] = _MUST_LEAVE
     return ctx.record(Outcome.ATE, "eat a lettuce", drew=drew)
 
 
@@ -741,7 +741,7 @@ def _stage_orders(ctx: SlotContext, racing: Sequence[int]) -> tuple[Move | None,
         move, runner = first_alternative(p, seat, ctx.line, ctx.tried)
         if move is not None:
             return move, runner, None
-    leaver = p.first_who_must(racing, Must.LEAVE)
+    leaver = p.first_who_must(racing, _MUST_LEAVE)
     order = [leaver] if leaver is not None else sorted(racing, key=p.sq.__getitem__)  # rear first
     for runner in order:
         move = p.default_for(seat, runner)
@@ -757,7 +757,7 @@ def _stage_stuck(ctx: SlotContext) -> Slot:
     p.occ[START] += 1
     p.sq[i] = START
     p.car[i] = p.restart
-    p.must[i] = Must.NONE
+    p.must[i] = _MUST_NONE
     p.skip[i] = False
     p.inert[i] = False
     return ctx.record(Outcome.STUCK, "stuck: no legal move")
@@ -799,20 +799,20 @@ def _stage_move(ctx: SlotContext, move: Move, rule: str | None) -> tuple[Slot, b
         p.occ[s0] -= 1
         p.occ[target] += 1
         p.sq[i] = target
-        p.must[i] = Must.NONE
+        p.must[i] = _MUST_NONE
         p.inert[i] = False
-        if outcome is Outcome.HOME:
+        if outcome is _RUN_HOME:
             p.home_count += 1
             place = p.place[i] = p.home_count
         else:
             k = p.kinds[target]
             if k == _LETTUCE:
-                p.must[i] = Must.EAT
-            elif k == _HARE and outcome is Outcome.FORWARD:
+                p.must[i] = _MUST_EAT
+            elif k == _HARE and outcome is _FORWARD:
                 hare, again = _hare(p, i, ctx.chance, paid)
                 if p.sq[i] == HOME:
                     place = p.place[i]
-            elif outcome is Outcome.BACK and p.free_back and k != _TORTOISE:
+            elif outcome is _FALL_BACK and p.free_back and k != _TORTOISE:
                 p.inert[i] = True  # a hare, carrot or number square reached backwards
     return ctx.record(outcome, rule, paid=paid, drew=drew, hare=hare, place=place), again
 
@@ -866,7 +866,7 @@ def _hare(p: Position, i: int, chance: Chance, paid: int) -> tuple[HareRoll, boo
         again = True
         detail = "an extra slot follows at once"
     elif p.let[i] > 0:
-        p.must[i] = Must.EAT
+        p.must[i] = _MUST_EAT
         detail = "the square counts as a lettuce square: eat at the next slot"
     else:
         detail = "no lettuce left: nothing happens"
@@ -962,7 +962,7 @@ def _card(p: Position, i: int, chance: Chance, paid: int, deck: HareDeck) -> tup
             p, i, word is HareChoice.GIVE)
     elif card is Card.LETTUCE:
         if p.let[i] > 0:
-            p.must[i] = Must.EAT
+            p.must[i] = _MUST_EAT
             detail = "eat a lettuce at the next slot"
         else:
             p.skip[i] = True
@@ -1008,7 +1008,7 @@ def _up_one(p: Position, i: int) -> str:
         p.place[i] = p.home_count
         return f"paid {cost} carrots and went HOME"
     if p.kinds[target] == _LETTUCE:
-        p.must[i] = Must.EAT
+        p.must[i] = _MUST_EAT
     return f"paid {cost} carrots and moved up to square {target}"
 
 
@@ -1035,7 +1035,7 @@ def _down_one(p: Position, i: int) -> str:
     k = p.kinds[target]
     p.inert[i] = k in (_HARE, _CARROT, _NUMBER)
     if k == _LETTUCE:
-        p.must[i] = Must.EAT
+        p.must[i] = _MUST_EAT
     return f"moved back to square {target} and drew {drew} carrots"
 
 
@@ -1044,7 +1044,7 @@ def _down_one(p: Position, i: int) -> str:
 def turn_sequence(state: State, postal: bool = True) -> list[int]:
     """The seats in slot order for the state's turn: racing seats from the first mover, then it
     again (the postal rotation); without `postal`, each racing seat once from the first seat."""
-    racing = _racing_seats(state)
+    racing = _racing_seats([r.square for r in state.runners], state.per_seat)
     n = len(racing)
     if not postal:
         return [k for k in range(n) if racing[k]]
@@ -1055,10 +1055,10 @@ def turn_sequence(state: State, postal: bool = True) -> list[int]:
     return seats
 
 
-def _racing_seats(state: State) -> list[bool]:
-    """For each seat, whether it still has a runner racing (HOME is the highest square)."""
-    per = state.per_seat
-    squares = [r.square for r in state.runners]
+def _racing_seats(squares: Sequence[int], per: int) -> list[bool]:
+    """For each seat of `per` runners, whether it still has one racing (HOME is the top square)."""
+    if per == 1:
+        return [s != HOME for s in squares]
     return [min(squares[k:k + per]) != HOME for k in range(0, len(squares), per)]
 
 
@@ -1091,13 +1091,10 @@ def resolve_turn(
     """Play the state's turn: every slot in the rotating sequence, each with its resolution."""
     if state.over:
         raise PbemError("the game is over: there is no turn left to resolve")
-    p = Position(rules, state)
-    if len(sheets) != len(p.seats):
+    if len(sheets) * state.per_seat != len(state.runners):
         raise ValueError("one order sheet (or None) per seat is needed")
     orders = [seat_orders(s) for s in sheets]
-    for seat in p.seats:
-        for j in seat.runners:
-            p.hare_chains[j] = orders[seat.index].hare
+    p = Position(rules, state, orders)
     used = [0] * len(p.seats)
     queue = turn_sequence(state, rules.postal_rotation)
     extra_slots: list[int] = []  # indices in `queue` of slots added by a hare "have another turn"
@@ -1137,7 +1134,7 @@ def resolve_turn(
     # name, square, carrots, lettuces, place, must, skip (the supply's, with two runners to a seat)
     runners = tuple(Runner(p.names[j], sq[j], p.car[j], p.let[j], p.place[j], p.must[j], bool(p.skip[j]))
                     for j in range(p.n))
-    racing = [not p.seat_done(seat) for seat in p.seats]
+    racing = _racing_seats(sq, state.per_seat)
     if over:
         first = state.first
     elif rules.postal_rotation:
@@ -1198,16 +1195,15 @@ class Rehearsal:
 def rehearse(rules: Ruleset, state: State, sheet: OrderSheet, seat_index: int, slots: int) -> Rehearsal:
     """The seat's first `slots` slots by its sheet, as if the other runners stood still; no die
     is thrown and the hare deck's order stays hidden, so the rehearsal stops at a hare square."""
-    p = Position(rules, state)
+    orders = seat_orders(sheet)
+    # the other seats have no orders: their runners stand still and choose by the rules' first word
+    p = Position(rules, state, [orders if k == seat_index else _NO_ORDERS for k in range(len(state.seats))])
     p.deck, p.used = [], []  # the deck's order is hidden: an empty pile stops a draw like a die
     seat = p.seats[seat_index]
-    orders = seat_orders(sheet)
-    for j in seat.runners:
-        p.hare_chains[j] = orders.hare
     played: list[Slot] = []
     stop: HareStop | None = None
     for used in range(slots):
-        if all(p.sq[j] == HOME for j in seat.runners):
+        if p.seat_done(seat):
             break
         line = orders.line(used)
         saved = p.snapshot()
@@ -1231,7 +1227,7 @@ def _hare_stop(p: Position, seat: Seat, line: OrderLine, number: int) -> HareSto
         _stage_number_bonus(ctx)
     move, runner, _ = _stage_orders(ctx, racing)
     s0 = p.sq[runner]
-    target = move.target if move is not None else s0
+    target = move[1] if move is not None else s0
     position = 1 + sum(1 for j, x in enumerate(p.sq) if j != runner and x > target)
     return HareStop(number, line.label, p.names[runner], s0, target, tuple(ctx.tried), position)
 
