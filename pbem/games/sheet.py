@@ -10,10 +10,11 @@ no pattern here can take more than linear time, whatever a mail holds.
 
 from __future__ import annotations
 
-import enum
 import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbem.orders import ErrorKind
 
 #: limits on what one sheet may hold; a line beyond them is rejected with a reason
 MAX_LINES = 200
@@ -41,12 +42,9 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _ZONE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-/")
 
 
-class Rejection(enum.Enum):
-    """Why a line was rejected: not understood, understood but not allowed now, or unclear."""
-
-    INVALID = "invalid"
-    ILLEGAL = "illegal"
-    AMBIGUOUS = "ambiguous"
+#: why a line was rejected: not understood, understood but not allowed now, or unclear (the
+#: toolkit's kinds of order error)
+Rejection = ErrorKind
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
+from pbem.orders import ErrorKind, OrderError, suggest
+
 SUITS = ("MOONS", "SUNS", "WAVES", "LEAVES", "WYRMS", "KNOTS")
 _SINGULAR = {"MOON": "MOONS", "SUN": "SUNS", "WAVE": "WAVES", "LEAF": "LEAVES", "WYRM": "WYRMS", "KNOT": "KNOTS"}
 #: the longest card word read at all (the longest name is 20 characters)
@@ -147,14 +149,17 @@ def card(token: str) -> Card:
     return BY_TOKEN[token]
 
 
-class CardError(Exception):
-    """A card name that names no card, or more than one, or one not in the deck in use."""
+class CardError(OrderError):
+    """A card name that names no card, or more than one, or one not in the deck in use (the
+    reader of the order line sets the column)."""
 
     def __init__(self, reason: str, *, ambiguous: bool = False, illegal: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.ambiguous = ambiguous
-        self.illegal = illegal
+        kind = ErrorKind.AMBIGUOUS if ambiguous else ErrorKind.ILLEGAL if illegal else ErrorKind.INVALID
+        super().__init__(1, reason, kind)
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.kind is ErrorKind.AMBIGUOUS
 
 
 def _name_key(name: str) -> str:
@@ -172,7 +177,25 @@ def _suit(word: str) -> str | None:
     return _SINGULAR.get(word)
 
 
+_RANK_WORDS = ("ACE", "PAWN", "COURT", "CROWN", "EXCUSE")
+
+
+def _part_fixed(key: str) -> str | None:
+    """The card name with each misspelt part (a rank word or a suit, singular or plural) spelt
+    right, when that makes a card's name: 8-LEAFF is 8-LEAF, CRWON-SUNS is CROWN-SUNS."""
+    parts = key.split("-")
+    fixed = []
+    for i, part in enumerate(parts):
+        known = (RANK_WORDS if i == 0 else (*SUITS, *_SINGULAR))
+        fixed.append(part if part in known else suggest(part, _RANK_WORDS if i == 0 else (*SUITS, *_SINGULAR)) or "")
+    name = "-".join(fixed)
+    return name if all(fixed) and name != key else None
+
+
 def _suggest(word: str) -> str:
+    fixed = _part_fixed(word)
+    if fixed is not None:
+        return f"; did you mean {fixed}?"
     words = [*BY_TOKEN, *NAMES]
     close = difflib.get_close_matches(word, words, n=2, cutoff=0.6)
     return f"; did you mean {' or '.join(close)}?" if close else ""

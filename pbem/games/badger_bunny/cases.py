@@ -130,12 +130,13 @@ class BadgerCases(CaseCodec):
             if len(words) != 1 or words[0] not in case.seats:
                 raise CaseFormatError(path, line, "HARE needs a name from SEATS")
             hare = case.seats.index(words[0])
-        for name in case.seats:
-            if name not in players:
-                raise CaseFormatError(path, case.line, f"no PLAYER line for {name}")
+        if "DEAL" not in given:  # with DEAL a PLAYER line gives only total=, and may be left out
+            for name in case.seats:
+                if name not in players:
+                    raise CaseFormatError(path, case.line, f"no PLAYER line for {name}")
         totals = [0, 0]
         for i, name in enumerate(case.seats):
-            line, kv = players[name]
+            line, kv = players.get(name, (case.line, {}))
             totals[i] = _int(kv.get("total", "0"), "total", path, line)
         if "DEAL" in given:
             line, words = given["DEAL"]
@@ -146,8 +147,7 @@ class BadgerCases(CaseCodec):
             for key in ("ACT", "SERIES", "LAST"):
                 if key in given:
                     raise CaseFormatError(path, given[key][0], f"{key} is not given with DEAL")
-            for name in case.seats:
-                pl, kv = players[name]
+            for pl, kv in players.values():
                 if set(kv) - {"total"}:
                     raise CaseFormatError(path, pl, "with DEAL, PLAYER gives only total=")
             race = engine.deal(order, deck, number, hare)
@@ -232,6 +232,8 @@ class BadgerCases(CaseCodec):
         for key, attr in (("EXPECT-WINNER", "expect_winner"), ("EXPECT-CHAMPION", "expect_champion")):
             if key in given:
                 line, words = given[key]
+                if key == "EXPECT-CHAMPION" and not out.state.tournament:
+                    raise CaseFormatError(path, line, "EXPECT-CHAMPION is for MODE tournament only")
                 allowed = (*case.seats, "none") + (("draw",) if key == "EXPECT-WINNER" else ())
                 if len(words) != 1 or words[0] not in allowed:
                     raise CaseFormatError(path, line, f"{key} takes {', '.join(allowed)}")

@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pbem.games.badger_bunny.cards import EXCUSE, Card, Deck
-from pbem.games.badger_bunny.events import Event, Kind
+from pbem.games.badger_bunny.events import Event, Kind, Refusal, Tried, Why
 from pbem.games.badger_bunny.orders import (
     PASS_CHAIN,
-    All,
-    Any_,
+    Action,
     BadgerOrders,
     Chain,
     Condition,
@@ -23,16 +22,16 @@ from pbem.games.badger_bunny.orders import (
     Hold,
     LastRank,
     Lead,
-    Not,
     OpponentPassed,
     Pass,
-    Play,
     PlayLowest,
     SeriesIs,
     SetType,
     action_text,
 )
 from pbem.games.badger_bunny.state import Last, Race, Series, State
+from pbem.orders import evaluate_chain
+from pbem.orders import holds as condition_holds
 
 # set-up ------------------------------------------------------------------------------------
 
@@ -104,14 +103,14 @@ class Set:
         return self.cards[-1]
 
 
-def check_set(race: Race, deck: Deck, seat: int, cards: Sequence[Card]) -> Set | str:
+def check_set(race: Race, deck: Deck, seat: int, cards: Sequence[Card]) -> Set | Refusal:
     """The set `cards` as `seat` may play it now, or why it is illegal."""
     hand = race.hands[seat]
     missing = [c.token for c in cards if c not in hand]
     if missing:
-        return f"{', '.join(missing)} not in your hand"
+        return Refusal(Why.MISSING, tuple(missing))
     if EXCUSE in cards and len(cards) > 1:
-        return "the Excuse can only be played as a single"
+        return Refusal(Why.EXCUSE_ALONE)
     if len(cards) == 1:
         kind, ordered = SetType.SINGLE, tuple(cards)
     elif len({c.rank for c in cards}) == 1:
@@ -120,20 +119,20 @@ def check_set(race: Race, deck: Deck, seat: int, cards: Sequence[Card]) -> Set |
         ordered = tuple(sorted(cards, key=deck.value))
         values = [deck.value(c) for c in ordered]
         if any(b != a + 1 for a, b in zip(values, values[1:], strict=False)):
-            return "the cards form no set (neither one rank nor consecutive ranks)"
+            return Refusal(Why.NO_SET)
         kind = SetType.STRAIGHT
     if seat == race.tortoise and len(cards) > 2:
-        return "the tortoise plays at most 2 cards per set"
+        return Refusal(Why.TORTOISE_TWO)
     if race.series is not None:
         if ordered[0] is EXCUSE:
-            return "the Excuse may only be played as a lead"
+            return Refusal(Why.EXCUSE_LEAD)
         if kind is not race.series.kind:
-            return f"the open series is of {race.series.kind.value}s, not a {kind.value}"
+            return Refusal(Why.WRONG_KIND, words=(race.series.kind.value, kind.value))
         if deck.value(ordered[-1]) < race.series.rank.value_in(deck.extended):
-            return f"the final rank {ordered[-1].rank.word} is lower than {race.series.rank.word}"
+            return Refusal(Why.TOO_LOW, words=(ordered[-1].rank.word, race.series.rank.word))
     how = connection(race.top(seat), ordered[0], deck)
     if how is None:
-        return f"{ordered[0].token} does not connect to {race.top(seat).token}"
+        return Refusal(Why.NO_CONNECTION, (ordered[0].token, race.top(seat).token))
     return Set(ordered, kind, how)
 
 
@@ -166,63 +165,62 @@ def has_legal_set(race: Race, deck: Deck, seat: int) -> bool:
     return False
 
 
-def lowest_single(race: Race, deck: Deck, seat: int) -> Set | str:
+def lowest_single(race: Race, deck: Deck, seat: int) -> Set | Refusal:
     if race.series is not None and race.series.kind is not SetType.SINGLE:
-        return f"PLAY LOWEST plays a single, and the open series is of {race.series.kind.value}s"
+        return Refusal(Why.LOWEST_NOT_SINGLE, words=(race.series.kind.value,))
     for c in sorted(race.hands[seat], key=lambda c: (deck.value(c), c.index)):
         if c is EXCUSE:
             continue
         s = check_set(race, deck, seat, (c,))
         if isinstance(s, Set):
             return s
-    return "no single is legal"
+    return Refusal(Why.NO_SINGLE)
+
+
+def atom_holds(race: Race, deck: Deck, seat: int, atom: object) -> bool:
+    """Whether one of the badger's tests holds for `seat` now (typed `object`: mypy reads the
+    condition tree's atom type as such)."""
+    if isinstance(atom, Lead):
+        return race.series is None
+    if isinstance(atom, OpponentPassed):
+        return race.last in (Last.PASS, Last.DEAD)
+    if isinstance(atom, SeriesIs):
+        is_it = race.series is not None and race.series.kind is atom.kind
+        return is_it != atom.negated
+    if isinstance(atom, LastRank):
+        return race.series is not None and atom.cmp.holds(race.series.rank.value_in(deck.extended),
+                                                          atom.rank.value_in(deck.extended))
+    if isinstance(atom, Count):
+        who = 1 - seat if atom.opponent else seat
+        n = len(race.hands[who]) if atom.what == "hand" else len(race.decks[who])
+        return atom.cmp.holds(n, atom.n)
+    assert isinstance(atom, Hold)
+    return atom.card in race.hands[seat]
 
 
 def holds(race: Race, deck: Deck, seat: int, cond: Condition) -> bool:
-    if isinstance(cond, Lead):
-        return race.series is None
-    if isinstance(cond, OpponentPassed):
-        return race.last in (Last.PASS, Last.DEAD)
-    if isinstance(cond, SeriesIs):
-        is_it = race.series is not None and race.series.kind is cond.kind
-        return is_it != cond.negated
-    if isinstance(cond, LastRank):
-        return race.series is not None and cond.cmp.holds(race.series.rank.value_in(deck.extended),
-                                                          cond.rank.value_in(deck.extended))
-    if isinstance(cond, Count):
-        who = 1 - seat if cond.opponent else seat
-        n = len(race.hands[who]) if cond.what == "hand" else len(race.decks[who])
-        return cond.cmp.holds(n, cond.n)
-    if isinstance(cond, Hold):
-        return cond.card in race.hands[seat]
-    if isinstance(cond, Not):
-        return not holds(race, deck, seat, cond.inner)
-    if isinstance(cond, All):
-        return all(holds(race, deck, seat, c) for c in cond.parts)
-    if isinstance(cond, Any_):
-        return any(holds(race, deck, seat, c) for c in cond.parts)
-    raise AssertionError(cond)
+    return condition_holds(cond, lambda atom: atom_holds(race, deck, seat, atom))
 
 
-def choose(race: Race, deck: Deck, seat: int, chain: Chain) -> tuple[Set | None, tuple[str, ...]]:
-    """The first alternative that is true and legal (None: pass), and what was tried."""
-    tried: list[str] = []
-    for alt in chain.alternatives:
-        act = action_text(alt.action)
-        if alt.condition is not None and not holds(race, deck, seat, alt.condition):
-            tried.append(f"{act}: skipped, the condition is false")
-            continue
-        if isinstance(alt.action, Pass):
-            tried.append("PASS: made")
-            return None, tuple(tried)
-        got = lowest_single(race, deck, seat) if isinstance(alt.action, PlayLowest) else \
-            check_set(race, deck, seat, alt.action.cards) if isinstance(alt.action, Play) else "?"
-        if isinstance(got, Set):
-            tried.append(f"{act}: made")
-            return got, tuple(tried)
-        tried.append(f"{act}: skipped, {got}")
-    tried.append("nothing true and legal: PASS")
-    return None, tuple(tried)
+def _attempt(race: Race, deck: Deck, seat: int, action: Action) -> Set | Refusal | None:
+    """The set an action makes now, why it may not be made, or None for PASS (always allowed)."""
+    if isinstance(action, Pass):
+        return None
+    if isinstance(action, PlayLowest):
+        return lowest_single(race, deck, seat)
+    return check_set(race, deck, seat, action.cards)
+
+
+def choose(race: Race, deck: Deck, seat: int, chain: Chain) -> tuple[Set | None, tuple[Tried, ...]]:
+    """The first alternative that is true and legal (None: pass), and a record of each one tried."""
+    result = evaluate_chain(
+        chain.alternatives,
+        holds=lambda alt: alt.condition is None or holds(race, deck, seat, alt.condition),
+        refusal=lambda alt: got if isinstance(got := _attempt(race, deck, seat, alt.action), Refusal) else None,
+    )
+    tried = tuple(Tried(action_text(a.alternative.action), a.outcome, a.reason) for a in result.tried)
+    made = None if result.taken is None else _attempt(race, deck, seat, result.taken.action)
+    return (made if isinstance(made, Set) else None), tried
 
 
 # the run ---------------------------------------------------------------------------------
@@ -282,7 +280,7 @@ def _end(race: Race, names: Sequence[str], blocked: bool, winner: int | None) ->
 
 
 def _pass(race: Race, deck: Deck, seat: int, names: Sequence[str], events: list[Event], *, forced: bool,
-          line: str, tried: tuple[str, ...]) -> Race:
+          line: str, tried: tuple[Tried, ...]) -> Race:
     dead = race.series is None and not race.decks[0] and not race.decks[1]
     was_dead = race.last is Last.DEAD
     events.append(Event(Kind.PASS, seat, names[seat], f"{names[seat]} passes", forced=forced, line=line,
@@ -307,7 +305,7 @@ def _pass(race: Race, deck: Deck, seat: int, names: Sequence[str], events: list[
 
 
 def _play(race: Race, seat: int, s: Set, names: Sequence[str], events: list[Event], *, line: str,
-          tried: tuple[str, ...]) -> Race:
+          tried: tuple[Tried, ...]) -> Race:
     hand = list(race.hands[seat])
     for c in s.cards:
         hand.remove(c)

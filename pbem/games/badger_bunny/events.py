@@ -1,10 +1,16 @@
-"""What happened in a mail turn: one event per step, with the private details kept apart."""
+"""What happened in a mail turn: one event per step, with the private details kept apart.
+
+A turn's choice is kept as data: every alternative tried (`Tried`: the action in canonical order
+words, the outcome, and the rules' reason for refusing it); the presenter tells them in words.
+"""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+from pbem.orders import Outcome
 
 
 class Kind(enum.Enum):
@@ -15,6 +21,51 @@ class Kind(enum.Enum):
     PASS = "pass"  # noqa: S105 - a turn, not a password
     STOP = "stop"  # where the run stopped and whose sheet the next mail turn waits for
     END = "end"  # a race over: both hands, both decks, the cards set aside, the scores
+
+
+class Why(enum.Enum):
+    """Why the rules refuse a set now; the cards and words it names are in `Refusal`."""
+
+    MISSING = "missing"  # cards: those not in the hand
+    EXCUSE_ALONE = "excuse alone"
+    NO_SET = "no set"
+    TORTOISE_TWO = "tortoise two"
+    EXCUSE_LEAD = "excuse lead"
+    WRONG_KIND = "wrong kind"  # words: the open series' kind, the set's kind
+    TOO_LOW = "too low"  # words: the set's final rank, the series' rank
+    NO_CONNECTION = "no connection"  # cards: the set's first card, the course's top card
+    LOWEST_NOT_SINGLE = "lowest not single"  # words: the open series' kind
+    NO_SINGLE = "no single"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    why: Why
+    cards: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One alternative of a line as the turn tried it."""
+
+    action: str  # canonical: PLAY 5M 6M, PLAY LOWEST, PASS
+    outcome: Outcome
+    reason: Refusal | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        reason = None if self.reason is None else {"why": self.reason.why.value, "cards": list(self.reason.cards),
+                                                   "words": list(self.reason.words)}
+        return {"action": self.action, "outcome": self.outcome.value, "reason": reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str) -> Tried | str:
+        """A stored record; a turn stored before these were data keeps its words (a str)."""
+        if isinstance(data, str):
+            return data
+        r = data["reason"]
+        reason = None if r is None else Refusal(Why(r["why"]), tuple(r["cards"]), tuple(r["words"]))
+        return cls(str(data["action"]), Outcome(data["outcome"]), reason)
 
 
 @dataclass(frozen=True)
@@ -29,7 +80,7 @@ class Event:
     drawn: tuple[str, ...] = ()  # the cards drawn, or the hare's hand at set-up
     forced: bool | None = None
     line: str = ""  # which of her lines the turn used
-    tried: tuple[str, ...] = ()  # every alternative tried, and why it was skipped
+    tried: tuple[Tried | str, ...] = ()  # every alternative tried (words, in turns stored before records)
     notes: tuple[str, ...] = ()
 
     def redacted(self) -> Event:
@@ -38,14 +89,16 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["kind"] = self.kind.value
-        for key in ("cards", "drawn", "tried", "notes"):
+        for key in ("cards", "drawn", "notes"):
             data[key] = list(data[key])
+        data["tried"] = [t if isinstance(t, str) else t.to_json() for t in self.tried]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
         values = dict(data)
         values["kind"] = Kind(values["kind"])
-        for key in ("cards", "drawn", "tried", "notes"):
+        for key in ("cards", "drawn", "notes"):
             values[key] = tuple(values[key])
+        values["tried"] = tuple(Tried.from_json(t) for t in values["tried"])
         return cls(**values)

@@ -12,23 +12,28 @@ from dataclasses import dataclass
 
 from pbem.games.badger_bunny.cards import Card, CardError, Deck, Rank, parse_card, parse_rank
 from pbem.games.sheet import Line, Rejection
+from pbem.orders import (
+    And,
+    Brackets,
+    Cmp,
+    Lexicon,
+    Mistake,
+    Not,
+    Or,
+    OrderError,
+    Token,
+    all_of,
+    any_of,
+    condition_text,
+    known_mistake,
+    suggest,
+    tokenize,
+)
 
 MAX_LINE = 600  # characters of one order line
 ORDER_WORDS = ("PLAY", "PASS", "IF", "DEFAULT")
 KEYWORDS = frozenset({"PLAY", "PASS", "IF", "THEN", "ELSE", "DEFAULT", "LOWEST", "AND", "OR", "NOT", "I", "LEAD",
                       "OPPONENT", "PASSED", "PASSES", "SERIES", "IS", "LAST", "RANK", "HAND", "DECK", "HOLD"})
-
-
-class Cmp(enum.Enum):
-    EQ = "="
-    NE = "!="
-    LT = "<"
-    LE = "<="
-    GT = ">"
-    GE = ">="
-
-    def holds(self, a: int, b: int) -> bool:
-        return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[self.value]
 
 
 class SetType(enum.Enum):
@@ -74,22 +79,9 @@ class Hold:
     card: Card
 
 
-@dataclass(frozen=True)
-class Not:
-    inner: Condition
-
-
-@dataclass(frozen=True)
-class All:
-    parts: tuple[Condition, ...]
-
-
-@dataclass(frozen=True)
-class Any_:
-    parts: tuple[Condition, ...]
-
-
-Condition = Lead | OpponentPassed | SeriesIs | LastRank | Count | Hold | Not | All | Any_
+#: the badger's own tests: what the conditions of the toolkit's tree are made of
+Atom = Lead | OpponentPassed | SeriesIs | LastRank | Count | Hold
+Condition = Atom | Not[Atom] | And[Atom] | Or[Atom]
 
 
 @dataclass(frozen=True)
@@ -141,51 +133,45 @@ class BadgerOrders:
     notes: tuple[str, ...] = ()
 
 
-class OrderError(Exception):
-    def __init__(self, column: int, reason: str, kind: Rejection = Rejection.INVALID) -> None:
-        super().__init__(reason)
-        self.column = column
-        self.reason = reason
-        self.kind = kind
+#: a word is letters, digits, '-' and '_'; a lone '!' and any other stray character are errors
+LEXICON = Lexicon(word_chars="-_", signs=("<=", ">=", "!=", "<", ">", "=", "!"), aliases={},
+                  refused={"!": "'!' must be followed by '=' (write != for 'is not')"}, punctuation="(),:",
+                  strict=True)
+Tok = Token
 
 
-@dataclass(frozen=True)
-class Tok:
-    text: str  # upper case for words
-    column: int  # 1-based
-
-
-def tokenize(text: str) -> list[Tok]:
+def tokenize_line(text: str) -> list[Token]:
     """Words, numbers, operators, brackets, commas and colons, each with its column."""
-    out: list[Tok] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == " ":
-            i += 1
-        elif ch.isalnum() or ch in "-_":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "-_"):
-                j += 1
-            out.append(Tok(text[i:j].upper(), i + 1))
-            i = j
-        elif ch in "<>!=":
-            j = i + 2 if i + 1 < n and text[i + 1] == "=" and ch != "=" else i + 1
-            op = text[i:j]
-            if op == "!":
-                raise OrderError(i + 1, "'!' must be followed by '=' (write != for 'is not')")
-            out.append(Tok(op, i + 1))
-            i = j
-        elif ch in "(),:":
-            out.append(Tok(ch, i + 1))
-            i += 1
-        else:
-            raise OrderError(i + 1, f"{ch!r} has no meaning in an order line")
-    return out
+    return tokenize(text, LEXICON)
+
+
+_VOCABULARY = tuple(sorted(KEYWORDS))
+
+
+def _near(word: str, expected: tuple[str, ...]) -> str:
+    """'; did you mean X?' for a word the language does not know: the expected words first."""
+    if not word or not word[0].isalpha() or word in expected:
+        return ""
+    found = suggest(word, expected if word in KEYWORDS else (*expected, *_VOCABULARY))
+    return f"; did you mean {found}?" if found else ""
+
+
+#: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
+#: reader's "expected ..." when a line with one of them is not understood
+MISTAKES = (
+    Mistake(("SERIES", "="), "write SERIES IS SINGLE (or MULTIPLE, STRAIGHT)"),
+    Mistake(("SERIES", "!="), "write SERIES IS NOT SINGLE (or MULTIPLE, STRAIGHT)"),
+    Mistake(("I", "HAVE"), "write I HOLD and the card: I HOLD 6-MOONS"),
+    Mistake(("LAST", "RANK", "IS"), "LAST RANK compares with a rank: LAST RANK >= 7"),
+    Mistake(("LAST", "IS"), "write LAST RANK and a comparison: LAST RANK >= 7"),
+    Mistake(("PLAY", "HIGHEST"), "there is no PLAY HIGHEST: name the cards, or PLAY LOWEST"),
+    Mistake(("PLAY", "ANY"), "name the cards to play, or PLAY LOWEST"),
+    Mistake(("THEN", "IF"), "after THEN comes PLAY or PASS; between alternatives write ELSE"),
+)
 
 
 class _Parser:
-    def __init__(self, toks: list[Tok], deck: Deck, end: int) -> None:
+    def __init__(self, toks: list[Token], deck: Deck, end: int) -> None:
         self.toks = toks
         self.i = 0
         self.deck = deck
@@ -208,7 +194,7 @@ class _Parser:
     def expect(self, word: str, what: str) -> None:
         if not self.take(word):
             got = f"{self.peek()!r}" if self.peek() else "the end of the line"
-            raise OrderError(self.col(), f"expected {what}, found {got}")
+            raise OrderError(self.col(), f"expected {what}, found {got}{_near(self.peek(), (word,))}")
 
     def chain(self) -> Chain:
         alts = [self.alternative()]
@@ -217,7 +203,8 @@ class _Parser:
         if self.i < len(self.toks):
             if self.peek() == ":":
                 raise OrderError(self.col(), "a colon may only follow the first word of a line")
-            raise OrderError(self.col(), f"expected ELSE or the end of the line, found {self.peek()!r}")
+            raise OrderError(self.col(), f"expected ELSE or the end of the line, found {self.peek()!r}"
+                                         f"{_near(self.peek(), ('ELSE',))}")
         return Chain(tuple(alts), " ELSE ".join(_alt_text(a) for a in alts))
 
     def alternative(self) -> Alternative:
@@ -239,14 +226,18 @@ class _Parser:
                     self.i += 1
                     continue
                 tok = self.toks[self.i]
+                if tok.text in ("AND", "OR", "THEN", "IF"):
+                    raise OrderError(tok.column, f"{tok.text} is not a card: list a set's cards with spaces "
+                                                 "(PLAY 6-MOONS 7-MOONS), and join alternatives with ELSE")
                 if tok.text in "(),:" or tok.text[0] in "<>!=":
                     raise OrderError(tok.column, f"expected a card, found {tok.text!r}")
                 try:
                     c = parse_card(tok.text, self.deck)
                 except CardError as err:
-                    kind = Rejection.AMBIGUOUS if err.ambiguous else Rejection.ILLEGAL if err.illegal \
-                        else Rejection.INVALID
-                    raise OrderError(tok.column, err.reason, kind) from None
+                    keyword = suggest(tok.text, ("LOWEST", "ELSE")) if not cards else None
+                    if keyword is not None and err.kind is Rejection.INVALID:
+                        raise OrderError(tok.column, f"{tok.text!r} is not a card; did you mean {keyword}?") from None
+                    raise OrderError(tok.column, err.reason, err.kind) from None
                 if c in cards:
                     raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")
                 cards.append(c)
@@ -255,19 +246,20 @@ class _Parser:
                 raise OrderError(self.col(), "PLAY needs at least one card (or LOWEST)")
             return Play(tuple(cards))
         got = f"{self.peek()!r}" if self.peek() else "the end of the line"
-        raise OrderError(self.col(), f"expected PLAY, PLAY LOWEST or PASS, found {got}")
+        raise OrderError(self.col(), f"expected PLAY, PLAY LOWEST or PASS, found {got}"
+                                     f"{_near(self.peek(), ('PLAY', 'PASS'))}")
 
     def condition(self) -> Condition:
         parts = [self.term()]
         while self.take("OR"):
             parts.append(self.term())
-        return parts[0] if len(parts) == 1 else Any_(tuple(parts))
+        return any_of(parts)
 
     def term(self) -> Condition:
         parts = [self.factor()]
         while self.take("AND"):
             parts.append(self.factor())
-        return parts[0] if len(parts) == 1 else All(tuple(parts))
+        return all_of(parts)
 
     def factor(self) -> Condition:
         nots = 0
@@ -287,15 +279,15 @@ class _Parser:
         else:
             out = self.atom()
         for _ in range(nots):
-            out = Not(out)
+            out = Not[Atom](out)
         return out
 
     def cmp(self) -> Cmp:
         tok = self.peek()
-        for c in Cmp:
-            if tok == c.value:
-                self.i += 1
-                return c
+        found = Cmp.of(tok)
+        if found is not None:
+            self.i += 1
+            return found
         raise OrderError(self.col(), f"expected a comparison (= != < <= > >=), found {tok!r}")
 
     def number(self) -> int:
@@ -321,14 +313,15 @@ class _Parser:
                                      Rejection.AMBIGUOUS if err.ambiguous else Rejection.INVALID) from None
                 self.i += 1
                 return Hold(c)
-            raise OrderError(self.col(), "expected LEAD or HOLD after I")
+            raise OrderError(self.col(), f"expected LEAD or HOLD after I{_near(self.peek(), ('LEAD', 'HOLD'))}")
         if self.take("OPPONENT"):
             if self.take("PASSED") or self.take("PASSES"):
                 return OpponentPassed()
             for what in ("HAND", "DECK"):
                 if self.take(what):
                     return Count(what.lower(), True, self.cmp(), self.number())
-            raise OrderError(self.col(), "expected PASSED, HAND or DECK after OPPONENT")
+            raise OrderError(self.col(), "expected PASSED, HAND or DECK after OPPONENT"
+                                         f"{_near(self.peek(), ('PASSED', 'HAND', 'DECK'))}")
         for what in ("HAND", "DECK"):
             if self.take(what):
                 return Count(what.lower(), False, self.cmp(), self.number())
@@ -338,7 +331,8 @@ class _Parser:
             word = self.peek().rstrip("S") if self.peek() != "MULTIPLES" else "MULTIPLE"
             word = {"SINGLE": "single", "MULTIPLE": "multiple", "STRAIGHT": "straight"}.get(word, "")
             if not word:
-                raise OrderError(self.col(), f"expected SINGLE, MULTIPLE or STRAIGHT, found {self.peek()!r}")
+                raise OrderError(self.col(), f"expected SINGLE, MULTIPLE or STRAIGHT, found {self.peek()!r}"
+                                             f"{_near(self.peek(), ('SINGLE', 'MULTIPLE', 'STRAIGHT'))}")
             self.i += 1
             return SeriesIs(SetType(word), negated)
         if self.take("LAST"):
@@ -355,10 +349,12 @@ class _Parser:
             return LastRank(how, rank)
         got = f"{self.peek()!r}" if self.peek() else "the end of the line"
         raise OrderError(col, f"expected a condition (I LEAD, OPPONENT PASSED, SERIES IS, LAST RANK, HAND, DECK, "
-                              f"OPPONENT HAND, I HOLD), found {got}")
+                              f"OPPONENT HAND, I HOLD), found {got}"
+                              f"{_near(self.peek(), ('OPPONENT', 'SERIES', 'LAST', 'HAND', 'DECK', 'NOT'))}")
 
 
-def _cond_text(c: Condition, top: bool = True) -> str:
+def _atom_text(c: object) -> str:
+    """One test in canonical words (typed `object`: mypy reads the tree's atom type as such)."""
     if isinstance(c, Lead):
         return "I LEAD"
     if isinstance(c, OpponentPassed):
@@ -369,15 +365,13 @@ def _cond_text(c: Condition, top: bool = True) -> str:
         return f"LAST RANK {c.cmp.value} {c.rank.value}"
     if isinstance(c, Count):
         return f"{'OPPONENT ' if c.opponent else ''}{c.what.upper()} {c.cmp.value} {c.n}"
-    if isinstance(c, Hold):
-        return f"I HOLD {c.card.token}"
-    if isinstance(c, Not):
-        return f"NOT {_cond_text(c.inner, False)}"
-    if isinstance(c, All):
-        text = " AND ".join(_cond_text(p, False) for p in c.parts)
-        return text if top else f"({text})"
-    text = " OR ".join(_cond_text(p, False) for p in c.parts)
-    return text if top else f"({text})"
+    assert isinstance(c, Hold)
+    return f"I HOLD {c.card.token}"
+
+
+def condition_words(c: Condition) -> str:
+    """A condition in canonical words: every nested AND and OR in brackets."""
+    return condition_text(c, _atom_text, Brackets.NESTED)
 
 
 def action_text(a: Action) -> str:
@@ -390,7 +384,7 @@ def action_text(a: Action) -> str:
 
 def _alt_text(a: Alternative) -> str:
     act = action_text(a.action)
-    return act if a.condition is None else f"IF {_cond_text(a.condition)} THEN {act}"
+    return act if a.condition is None else f"IF {condition_words(a.condition)} THEN {act}"
 
 
 @dataclass(frozen=True)
@@ -412,8 +406,9 @@ def read_line(text: str, deck: Deck) -> LineReading:
     kind = "default" if first == "DEFAULT" else "turn"
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
+    toks: list[Token] = []
     try:
-        toks = tokenize(text)
+        toks = tokenize_line(text)
         if len(toks) > 1 and toks[1].text == ":":
             del toks[1]
         if kind == "default":
@@ -423,7 +418,8 @@ def read_line(text: str, deck: Deck) -> LineReading:
             raise OrderError(colon.column, "a colon may only follow the first word of a line")
         chain = _Parser(toks, deck, len(text) + 1).chain()
     except OrderError as err:
-        return LineReading(kind, None, error=err)
+        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is Rejection.INVALID and toks else None
+        return LineReading(kind, None, error=err if hint is None else OrderError(err.column, hint))
     return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
 
 

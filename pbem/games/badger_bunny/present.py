@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.badger_bunny.cards import card
-from pbem.games.badger_bunny.events import Event, Kind
+from pbem.games.badger_bunny.events import Event, Kind, Refusal, Tried, Why
 from pbem.games.badger_bunny.picture import SUIT_STYLE, race_svg, rank_mark
 from pbem.games.badger_bunny.view import View
 from pbem.games.base import Parsed
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
+from pbem.orders import Outcome
 from pbem.render.png import svg_to_png
 
 _DIR = "badger-bunny"
@@ -99,6 +100,45 @@ def _me(view: View, reader: Reader) -> int | None:
     return reader.seats[0] if reader.seats else None
 
 
+_REFUSALS = {
+    Why.MISSING: "{cards} not in your hand",
+    Why.EXCUSE_ALONE: "the Excuse can only be played as a single",
+    Why.NO_SET: "the cards form no set (neither one rank nor consecutive ranks)",
+    Why.TORTOISE_TWO: "the tortoise plays at most 2 cards per set",
+    Why.EXCUSE_LEAD: "the Excuse may only be played as a lead",
+    Why.WRONG_KIND: "the open series is of {w0}s, not a {w1}",
+    Why.TOO_LOW: "the final rank {w0} is lower than {w1}",
+    Why.NO_CONNECTION: "{c0} does not connect to {c1}",
+    Why.LOWEST_NOT_SINGLE: "PLAY LOWEST plays a single, and the open series is of {w0}s",
+    Why.NO_SINGLE: "no single is legal",
+}
+
+
+def refusal_words(r: Refusal) -> str:
+    """Why the rules refused a set, in words."""
+    cards, words = (*r.cards, "", ""), (*r.words, "", "")
+    return _REFUSALS[r.why].format(cards=", ".join(r.cards), c0=cards[0], c1=cards[1], w0=words[0], w1=words[1])
+
+
+def tried_words(tried: Sequence[Tried | str]) -> list[str]:
+    """What a turn tried, one line per alternative and a last line when nothing was taken (a
+    turn stored before these were records keeps its words)."""
+    out: list[str] = []
+    for t in tried:
+        if isinstance(t, str):
+            out.append(t)
+        elif t.outcome is Outcome.CONDITION_FALSE:
+            out.append(f"{t.action}: skipped, the condition is false")
+        elif t.outcome is Outcome.NOT_ALLOWED and t.reason is not None:
+            out.append(f"{t.action}: skipped, {refusal_words(t.reason)}")
+        else:
+            out.append(f"{t.action}: made")
+    records = [t for t in tried if not isinstance(t, str)]
+    if records and all(t.outcome is not Outcome.TAKEN for t in records):
+        out.append("nothing true and legal: PASS")
+    return out
+
+
 def event_details(e: Event) -> tuple[str, ...]:
     """The private lines of an event (present only when the reader may see them)."""
     out: list[str] = []
@@ -110,7 +150,7 @@ def event_details(e: Event) -> tuple[str, ...]:
         out.append("a forced pass: no legal set")
     if e.line and not e.forced:
         out.append(f"used: {e.line}")
-    out += [f"tried {t}" for t in e.tried]
+    out += [f"tried {t}" for t in tried_words(e.tried)]
     out += list(e.notes)
     if e.kind is Kind.END:
         out += list(e.cards)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from pbem.games.badger_bunny.events import Event, Kind
 from pbem.games.badger_bunny.state import State
 from pbem.games.base import Viewer
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,6 @@ def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> 
     return replace(state, race=race), tuple(varied)
 
 
-def _shuffled(rng: random.Random, items: list[str]) -> list[str]:
+def _shuffled(rng: random.Random, items: list[T]) -> list[T]:
     rng.shuffle(items)
     return items

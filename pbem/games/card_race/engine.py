@@ -37,10 +37,11 @@ from pbem.games.card_race.cards import (
     remove,
     sort_cards,
 )
-from pbem.games.card_race.orders import KIND_HOWL, Chain, Orders, Play, kind_word
-from pbem.games.card_race.resolution import Event, Kind
+from pbem.games.card_race.orders import KIND_HOWL, Chain, Orders, Play, condition_holds, condition_words, kind_word
+from pbem.games.card_race.resolution import Event, Kind, NotAllowed, Refusal, Tried
 from pbem.games.card_race.state import State
 from pbem.games.chance import Chance
+from pbem.orders import evaluate_chain
 
 MAX_TABLE = 8
 MAX_ANIMAL = 4
@@ -121,7 +122,7 @@ def _draw(w: _Work, seat: int, size: int, chance: Chance) -> tuple[list[str], in
     return drawn, shuffles
 
 
-def illegal(play: Play, hand: Sequence[str], table: Sequence[str]) -> str | None:
+def illegal(play: Play, hand: Sequence[str], table: Sequence[str]) -> NotAllowed | None:
     """Why `play` may not be made now (None: it may)."""
     need = play.cards()
     name = ANIMALS[play.animal]
@@ -131,12 +132,12 @@ def illegal(play: Play, hand: Sequence[str], table: Sequence[str]) -> str | None
         if has < want:
             what = "howl" if letter == HOWL else ("plain wolf" if letter == "W" and any(c == HOWL for c in hand)
                                                   else name)
-            return f"only {has} {what} card{'' if has == 1 else 's'} in hand, {want} needed"
+            return NotAllowed(Refusal.SHORT, has, want, what)
     if len(table) + play.n > MAX_TABLE:
-        return f"the table would hold {len(table) + play.n} cards (at most {MAX_TABLE})"
+        return NotAllowed(Refusal.TABLE_FULL, len(table) + play.n)
     on_table = counts(table)[play.animal]
     if on_table + play.n > MAX_ANIMAL:
-        return f"the table would hold {on_table + play.n} {name} cards (at most {MAX_ANIMAL})"
+        return NotAllowed(Refusal.ANIMAL_FULL, on_table + play.n, what=name)
     return None
 
 
@@ -150,21 +151,18 @@ def default_play(hand: Sequence[str]) -> Play | None:
     return None
 
 
-def choose(chain: Chain, hand: Sequence[str], table: Sequence[str]) -> tuple[Play | None, tuple[str, ...]]:
-    """The first alternative that is true and legal, and why each one before it was skipped."""
-    tried: list[str] = []
+def choose(chain: Chain, hand: Sequence[str], table: Sequence[str]) -> tuple[Play | None, tuple[Tried, ...]]:
+    """The first alternative that is true and legal, and a record of every alternative tried."""
     hand_t, table_t = tuple(hand), tuple(table)
-    for alt in chain.alternatives:
-        if alt.condition is not None and not alt.condition.holds(hand_t, table_t):
-            tried.append(f"{alt.text()}: skipped, {alt.condition.text()} is false")
-            continue
-        why = illegal(alt.play, hand, table)
-        if why is not None:
-            tried.append(f"{alt.text()}: skipped, {why}")
-            continue
-        tried.append(f"{alt.text()}: played")
-        return alt.play, tuple(tried)
-    return None, tuple(tried)
+    result = evaluate_chain(
+        chain.alternatives,
+        holds=lambda alt: alt.condition is None or condition_holds(alt.condition, hand_t, table_t),
+        refusal=lambda alt: illegal(alt.play, hand, table),
+    )
+    tried = tuple(Tried(a.alternative.text(), a.outcome,
+                        "" if a.alternative.condition is None else condition_words(a.alternative.condition), a.reason)
+                  for a in result.tried)
+    return (None if result.taken is None else result.taken.play), tried
 
 
 def default_bet(hand: Sequence[str]) -> str:
@@ -266,7 +264,7 @@ def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Cha
         used[seat] = k + 1
         chain, source = _chain_for(orders.get(seat), k)
         hand = w.hands[seat]
-        tried: tuple[str, ...] = ()
+        tried: tuple[Tried, ...] = ()
         play: Play | None = None
         if chain is not None:
             play, tried = choose(chain, hand, w.table)
@@ -280,7 +278,7 @@ def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Cha
         if play is None:
             passes += 1
             w.events.append(Event(Kind.CARD_TURN, seat, f"{name} has no card to play and passes",
-                                  private=(source,), table=tuple(w.table), number=number))
+                                  table=tuple(w.table), number=number, source=source))
             if passes >= len(state.racers):
                 return True
             seat = state.next_racer(seat)
@@ -294,9 +292,9 @@ def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Cha
         if shuffles:
             details.append("the discard pile is shuffled to form a new deck"
                            + ("" if shuffles == 1 else f" ({shuffles} times)"))
-        private = (source, *tried, f"you draw {describe(drawn)}; your hand: {describe(w.hands[seat])}")
+        private = (f"you draw {describe(drawn)}; your hand: {describe(w.hands[seat])}",)
         w.events.append(Event(Kind.CARD_TURN, seat, f"{name} plays {describe(cards)} and draws {len(drawn)}",
-                              tuple(details), private, tuple(cards), tuple(w.table), number))
+                              tuple(details), private, tuple(cards), tuple(w.table), number, source, tried))
         c = counts(w.table)
         if len(w.table) >= MAX_TABLE or max(c) >= MAX_ANIMAL:
             break

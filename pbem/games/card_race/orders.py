@@ -16,29 +16,38 @@ nesting and length are bounded, so no line costs more than linear time.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from pbem.games.card_race.cards import ANIMAL_WORDS, ANIMALS, APPRENTICE, HOWL, LETTERS, WOLF, counts
+from pbem.orders import (
+    SIGNS,
+    And,
+    Cmp,
+    ErrorKind,
+    Lexicon,
+    Mistake,
+    Not,
+    Or,
+    OrderError,
+    Token,
+    TokenKind,
+    all_of,
+    any_of,
+    condition_text,
+    holds,
+    known_mistake,
+    suggest,
+    tokenize,
+)
 
 MAX_LINE = 600  # characters of one order line
 MAX_DEPTH = 12  # nesting of NOT and brackets
 MAX_NUMBER = 999_999_999  # nine digits: any count a player may write, and bounded
-COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
+COMPARISONS = SIGNS
 KEYWORDS = frozenset({"BET", "PLAY", "IF", "THEN", "ELSE", "DEFAULT", "RACE", "WITH", "HOWL", "HAND", "TABLE", "AND",
                       "OR", "NOT", *ANIMAL_WORDS})
 LINE_WORDS = ("BET", "PLAY", "IF", "DEFAULT", "RACE")
 KIND_HOWL = 5  # a <kind> is an animal index, or this for HOWL
-
-
-class OrderError(Exception):
-    """A line that does not parse: the reason and the column (1-based) it points at."""
-
-    def __init__(self, column: int, reason: str, *, illegal: bool = False) -> None:
-        super().__init__(reason)
-        self.column = column
-        self.reason = reason
-        self.illegal = illegal
 
 
 # --- values --------------------------------------------------------------------------------------
@@ -54,7 +63,7 @@ class Count:
 
     where: str  # "HAND" or "TABLE"
     kind: int | None
-    cmp: str
+    cmp: Cmp
     n: int
 
     def value(self, hand: tuple[str, ...], table: tuple[str, ...]) -> int:
@@ -66,46 +75,25 @@ class Count:
         return counts(cards)[self.kind]
 
     def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
-        v = self.value(hand, table)
-        return {"=": v == self.n, "!=": v != self.n, "<": v < self.n, "<=": v <= self.n, ">": v > self.n,
-                ">=": v >= self.n}[self.cmp]
+        return self.cmp.holds(self.value(hand, table), self.n)
 
     def text(self) -> str:
         kind = "" if self.kind is None else f" {kind_word(self.kind)}"
-        return f"{self.where}{kind} {self.cmp} {self.n}"
+        return f"{self.where}{kind} {self.cmp.value} {self.n}"
 
 
-@dataclass(frozen=True)
-class Not:
-    inner: Condition
-
-    def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
-        return not self.inner.holds(hand, table)
-
-    def text(self) -> str:
-        inner = self.inner.text()
-        return f"NOT {inner}" if isinstance(self.inner, (Count, Not)) else f"NOT ({inner})"
+#: HAND and TABLE counts under NOT, AND and OR (the toolkit's tree)
+Condition = Count | Not[Count] | And[Count] | Or[Count]
 
 
-@dataclass(frozen=True)
-class Both:
-    """AND (all) or OR (any) of two or more conditions."""
-
-    op: str
-    parts: tuple[Condition, ...]
-
-    def holds(self, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
-        if self.op == "AND":
-            return all(p.holds(hand, table) for p in self.parts)
-        return any(p.holds(hand, table) for p in self.parts)
-
-    def text(self) -> str:
-        shown = [p.text() if not (isinstance(p, Both) and self.op == "AND" and p.op == "OR") else f"({p.text()})"
-                 for p in self.parts]
-        return f" {self.op} ".join(shown)
+def condition_holds(condition: Condition, hand: tuple[str, ...], table: tuple[str, ...]) -> bool:
+    """Whether the condition holds for this hand and table."""
+    return holds(condition, lambda count: count.holds(hand, table))
 
 
-Condition = Count | Not | Both
+def condition_words(condition: Condition) -> str:
+    return condition_text(condition, Count.text)
+
 
 
 @dataclass(frozen=True)
@@ -141,7 +129,7 @@ class Alternative:
     def text(self) -> str:
         if self.condition is None:
             return self.play.text()
-        return f"IF {self.condition.text()} THEN {self.play.text()}"
+        return f"IF {condition_words(self.condition)} THEN {self.play.text()}"
 
 
 @dataclass(frozen=True)
@@ -176,44 +164,45 @@ class Orders:
 # --- tokens --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Token:
-    text: str  # upper case
-    column: int
+LEXICON = Lexicon(word_chars="_-'")  # '==' is read as '='; any other character is a token of its own
 
 
 def tokens(text: str) -> list[Token]:
     """The words, numbers, comparisons, brackets, commas and colons of a line, in one scan."""
-    out: list[Token] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == " ":
-            i += 1
-        elif ch.isalnum() or ch in "_-'":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "_-'"):
-                j += 1
-            out.append(Token(text[i:j].upper(), i + 1))
-            i = j
-        elif ch in "<>=!":
-            j = i + 1
-            if j < n and text[j] == "=" and ch != "=":
-                j += 1
-            elif ch == "=" and j < n and text[j] == "=":
-                j += 1  # '==' is read as '='
-            word = text[i:j]
-            out.append(Token("=" if word == "==" else word, i + 1))
-            i = j
-        else:
-            out.append(Token(ch, i + 1))
-            i += 1
-    return out
+    return tokenize(text, LEXICON)
 
 
 def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word[:40], choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    close = suggest(word, choices)
+    return f" (did you mean {close}?)" if close else ""
+
+
+_VOCABULARY = tuple(sorted(KEYWORDS))
+
+
+def _unknown(t: Token, expected: tuple[str, ...]) -> str:
+    """' (did you mean X?)' for a word the language does not know: the expected words first."""
+    if t.kind is not TokenKind.WORD or t.text in KEYWORDS:
+        return ""
+    return did_you_mean(t.text, (*expected, *_VOCABULARY))
+
+
+_ANIMAL_WORDS = tuple(ANIMAL_WORDS)
+#: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
+#: reader's "expected ..." when a line with one of them is not understood
+MISTAKES = (
+    *(Mistake(("PLAY", animal), f"PLAY takes the number of cards first: PLAY 1 {animal}") for animal in _ANIMAL_WORDS),
+    *(Mistake((word, animal), f"a condition counts cards in your HAND or on the TABLE: HAND {animal} >= 1")
+      for word in ("IF", "AND", "OR", "NOT") for animal in _ANIMAL_WORDS),
+    Mistake(("OR", "PLAY"), "between alternatives write ELSE; OR joins conditions"),
+    Mistake(("AND", "PLAY"), "one line plays once; between alternatives write ELSE"),
+    *(Mistake(("PLAY", "#", animal, "AND"), "a card turn plays cards of one animal: give the other its own PLAY line")
+      for animal in _ANIMAL_WORDS),
+    *(Mistake(("PLAY", word), "write the number of cards in digits: PLAY 2 FOX")
+      for word in ("ONE", "TWO", "THREE", "FOUR", "A", "AN")),
+    Mistake(("THEN", "#"), "THEN is followed by PLAY: IF TABLE FOX >= 2 THEN PLAY 1 LAMB"),
+    Mistake(("ELSE", "#"), "ELSE is followed by PLAY or IF: PLAY 2 FOX ELSE PLAY 1 LAMB"),
+)
 
 
 _ANIMAL_CHOICES = tuple(ANIMAL_WORDS)
@@ -254,7 +243,7 @@ class _Reader:
         if t.text != word:
             if t.text == ":":
                 raise OrderError(t.column, "a colon may only follow the first word of a line")
-            raise OrderError(t.column, f"expected {what}, not {t.text!r}")
+            raise OrderError(t.column, f"expected {what}, not {t.text!r}{_unknown(t, (word,))}")
         self.i += 1
 
     def number(self, what: str) -> int:
@@ -262,13 +251,13 @@ class _Reader:
         if t is None:
             raise OrderError(self.end, f"the line ends where {what} (a whole number) should come")
         if not t.text.isdigit():
-            raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}")
+            raise OrderError(t.column, f"expected {what} (a whole number), not {t.text!r}{_unknown(t, ())}")
         self.i += 1
         if len(t.text) > 9:
             raise OrderError(t.column, f"{t.text} is too large for {what}")
         return int(t.text)
 
-    def animal(self) -> int:
+    def animal(self, *, or_howl: bool = False) -> int:
         t = self.peek()
         if t is None:
             raise OrderError(self.end, "the line ends where an animal (HARE, TORTOISE, WOLF, FOX or LAMB) should come")
@@ -277,7 +266,7 @@ class _Reader:
             if t.text == "HOWL":
                 raise OrderError(t.column, "HOWL is not an animal here; write PLAY 2 WOLF WITH HOWL for a howl card")
             raise OrderError(t.column, f"{t.text!r} is not an animal: write HARE, TORTOISE, WOLF, FOX or LAMB"
-                             + did_you_mean(t.text, _ANIMAL_CHOICES))
+                             + did_you_mean(t.text, (*_ANIMAL_CHOICES, "HOWL") if or_howl else _ANIMAL_CHOICES))
         self.i += 1
         return found
 
@@ -287,11 +276,11 @@ class _Reader:
             self.no_howl_in_apprentice(t)
             self.i += 1
             return KIND_HOWL
-        return self.animal()
+        return self.animal(or_howl=True)
 
     def no_howl_in_apprentice(self, t: Token) -> None:
         if self.apprentice:
-            raise OrderError(t.column, "the apprentice race has no howl cards", illegal=True)
+            raise OrderError(t.column, "the apprentice race has no howl cards", ErrorKind.ILLEGAL)
 
     def chain(self) -> Chain:
         alternatives = [self.alternative()]
@@ -302,7 +291,7 @@ class _Reader:
         if t is not None:
             if t.text == ":":
                 raise OrderError(t.column, "a colon may only follow the first word of a line")
-            raise OrderError(t.column, f"expected ELSE or the end of the line, not {t.text!r}")
+            raise OrderError(t.column, f"expected ELSE or the end of the line, not {t.text!r}{_unknown(t, ('ELSE',))}")
         return Chain(tuple(alternatives))
 
     def alternative(self) -> Alternative:
@@ -345,14 +334,14 @@ class _Reader:
         while self.word() == "OR":
             self.take()
             parts.append(self.term(depth))
-        return parts[0] if len(parts) == 1 else Both("OR", tuple(parts))
+        return any_of(parts)
 
     def term(self, depth: int) -> Condition:
         parts = [self.factor(depth)]
         while self.word() == "AND":
             self.take()
             parts.append(self.factor(depth))
-        return parts[0] if len(parts) == 1 else Both("AND", tuple(parts))
+        return all_of(parts)
 
     def factor(self, depth: int) -> Condition:
         if depth > MAX_DEPTH:
@@ -360,7 +349,7 @@ class _Reader:
         word = self.word()
         if word == "NOT":
             self.take()
-            return Not(self.factor(depth + 1))
+            return Not[Count](self.factor(depth + 1))
         if word == "(":
             self.take()
             inner = self.condition(depth + 1)
@@ -390,7 +379,7 @@ class _Reader:
             raise OrderError(where, f"expected a comparison (=, !=, <, <=, >, >=), not {shown}")
         self.take()
         n = self.number("the number to compare with")
-        return Count(t.text, kind, cmp_tok.text, n)
+        return Count(t.text, kind, Cmp(cmp_tok.text), n)
 
 
 def _after_first_word(toks: list[Token]) -> list[Token]:
@@ -424,7 +413,13 @@ def read_chain(text: str, *, apprentice: bool, skip_first: bool) -> Chain:
     _no_colon(toks)
     if not toks:
         raise OrderError(len(text) + 1, "the line holds no play: write e.g. DEFAULT PLAY 1 TORTOISE")
-    return _Reader(toks, len(text) + 1, apprentice).chain()
+    try:
+        return _Reader(toks, len(text) + 1, apprentice).chain()
+    except OrderError as err:
+        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is ErrorKind.INVALID else None
+        if hint is None:
+            raise
+        raise OrderError(err.column, hint) from None
 
 
 def read_bet(text: str, *, apprentice: bool) -> int:

@@ -9,7 +9,6 @@ from pbem.games.card_race.orders import (
     LINE_WORDS,
     MAX_LINE,
     Chain,
-    OrderError,
     Orders,
     PlayLine,
     bet_text,
@@ -19,7 +18,8 @@ from pbem.games.card_race.orders import (
     read_chain,
     read_race,
 )
-from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
+from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected
+from pbem.orders import ErrorKind, OrderError
 
 
 def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[Orders, tuple[Echo, ...]]:
@@ -45,12 +45,12 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
                 if apprentice or not betting:
                     why = ("the apprentice race has no second bet" if apprentice else
                            "bets are made in the first mail turn of a race")
-                    raise OrderError(1, why, illegal=True)
+                    raise OrderError(1, why, ErrorKind.ILLEGAL)
                 bet, bet_line = read_bet(text, apprentice=apprentice), line.number
                 echo.append(Accepted(line.number, line.raw, bet_text(bet)))
             elif word == "RACE":
                 if not apprentice:
-                    raise OrderError(1, "RACE lines belong to the apprentice race only", illegal=True)
+                    raise OrderError(1, "RACE lines belong to the apprentice race only", ErrorKind.ILLEGAL)
                 race = read_race(text)
                 echo.append(Accepted(line.number, line.raw, race_text(race)))
             elif word == "DEFAULT":
@@ -63,7 +63,6 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
         except OrderError as err:
             if word in ("PLAY", "IF"):
                 plays.append(PlayLine(line.number, None))  # it still takes its card turn
-            kind = Rejection.ILLEGAL if err.illegal else Rejection.INVALID
-            echo.append(Rejected(line.number, err.column, line.raw, err.reason, kind))
+            echo.append(Rejected(line.number, err.column, line.raw, err.reason, err.kind))
     orders = Orders(bet, tuple(plays), default, race, bet_line, default_line)
     return orders, tuple(echo)

@@ -18,10 +18,12 @@ from pbem.games.card_race.cards import (
     ordinal,
     sort_cards,
 )
+from pbem.games.card_race.engine import MAX_ANIMAL, MAX_TABLE
 from pbem.games.card_race.picture import COLORS, race_svg
-from pbem.games.card_race.resolution import Event, Kind
+from pbem.games.card_race.resolution import Event, Kind, NotAllowed, Refusal, Tried
 from pbem.games.card_race.view import View
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
+from pbem.orders import Outcome
 from pbem.render.png import svg_to_png
 from pbem.render.svg import ink_on
 
@@ -125,12 +127,35 @@ class ReminderNotes:
     betting: bool
 
 
+def refusal_words(why: NotAllowed) -> str:
+    """Why a play was not allowed, in words."""
+    if why.refusal is Refusal.SHORT:
+        return f"only {why.count} {why.what} card{'' if why.count == 1 else 's'} in hand, {why.need} needed"
+    if why.refusal is Refusal.TABLE_FULL:
+        return f"the table would hold {why.count} cards (at most {MAX_TABLE})"
+    return f"the table would hold {why.count} {why.what} cards (at most {MAX_ANIMAL})"
+
+
+def tried_words(tried: Tried) -> str:
+    """One alternative tried, in words: played, or skipped and why."""
+    if tried.outcome is Outcome.CONDITION_FALSE:
+        return f"{tried.order}: skipped, {tried.condition} is false"
+    if tried.outcome is Outcome.NOT_ALLOWED and tried.why is not None:
+        return f"{tried.order}: skipped, {refusal_words(tried.why)}"
+    return f"{tried.order}: played"
+
+
+def private_lines(event: Event) -> tuple[str, ...]:
+    """The owner's lines of an event: the line a card turn used, what it tried, then the rest."""
+    return ((event.source,) if event.source else ()) + tuple(tried_words(t) for t in event.tried) + event.private
+
+
 def event_lines(event: Event, *, private: bool) -> list[str]:
     """An event told in console lines (its private lines only when `private`)."""
     out = [f"{event.number}. {event.text}" if event.number else event.text] if event.text else []
     out += [f"   {d}" for d in event.details]
     if private:
-        out += [f"   (private) {p}" for p in event.private]
+        out += [f"   (private) {p}" for p in private_lines(event)]
     return out
 
 
@@ -200,8 +225,8 @@ class CardRacePresenter(Presenter[View, Event]):
     def report(self, view: View, resolutions: Sequence[Event], reader: Reader) -> Letter:
         hand, bets, hand_cards, bet_cards = _mine(view, reader)
         events = tuple(EventView(f"{e.number}. {e.text}" if e.number else e.text, e.details,
-                                 e.private if reader.viewer.may_see(e.seat) and e.seat is not None else ())
-                       for e in resolutions if e.text or (e.private and reader.viewer.may_see(e.seat)))
+                                 private_lines(e) if reader.viewer.may_see(e.seat) and e.seat is not None else ())
+                       for e in resolutions if e.text or (private_lines(e) and reader.viewer.may_see(e.seat)))
         ctx = ReportContext(
             events=events, race_title=_race_title(view), track=track_text(view), pawns=_pawns(view),
             podium=_podium(view),

@@ -1,10 +1,17 @@
-"""What happened in a mail turn, one event at a time: public facts, and the owner's private ones."""
+"""What happened in a mail turn, one event at a time: public facts, and the owner's private ones.
+
+A card turn keeps, as data, which line it used and every alternative of that line it tried
+(`Tried`: the alternative in canonical order words, the outcome, and why the rules refused it);
+the presenter tells them in words.
+"""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 from typing import Any
+
+from pbem.orders import Outcome
 
 
 class Kind(enum.Enum):
@@ -16,10 +23,56 @@ class Kind(enum.Enum):
     NOTE = "note"  # the player's lines that lapsed, were rejected or were ignored
 
 
+class Refusal(enum.Enum):
+    """Why a play whose condition held may not be made now."""
+
+    SHORT = "short"  # too few cards of a sort in hand (`what`: the sort, `count` held, `need` wanted)
+    TABLE_FULL = "table full"  # the table would hold `count` cards
+    ANIMAL_FULL = "animal full"  # the table would hold `count` cards of the animal `what`
+
+
+@dataclass(frozen=True)
+class NotAllowed:
+    refusal: Refusal
+    count: int
+    need: int = 0
+    what: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"refusal": self.refusal.value, "count": self.count, "need": self.need, "what": self.what}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NotAllowed:
+        return cls(Refusal(data["refusal"]), int(data["count"]), int(data["need"]), str(data["what"]))
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One alternative of a play line as the card turn tried it: the alternative and its
+    condition in canonical order words, the outcome, and the reason it was not allowed."""
+
+    order: str
+    outcome: Outcome
+    condition: str = ""
+    why: NotAllowed | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"order": self.order, "outcome": self.outcome.value, "condition": self.condition,
+                "why": None if self.why is None else self.why.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tried:
+        why = data.get("why")
+        return cls(str(data["order"]), Outcome(data["outcome"]), str(data.get("condition", "")),
+                   None if why is None else NotAllowed.from_json(why))
+
+
 @dataclass(frozen=True)
 class Event:
-    """One event of a mail turn. `seat` owns `private` (None: nobody); the rest is public.
-    `played` and `table` are the cards of a card turn, for the report's picture and tables."""
+    """One event of a mail turn. `seat` owns `private`, `source` and `tried` (None: nobody); the
+    rest is public. `played` and `table` are the cards of a card turn, for the report's picture
+    and tables; `source` says which of the seat's lines the card turn used, `tried` what it tried.
+    A turn stored before `source` and `tried` were kept apart has them in `private`, as words."""
 
     kind: Kind
     seat: int | None
@@ -29,13 +82,22 @@ class Event:
     played: tuple[str, ...] = ()
     table: tuple[str, ...] = ()
     number: int = 0  # the card turn's number in the cycle
+    source: str = ""
+    tried: tuple[Tried, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "seat": self.seat, "text": self.text, "details": list(self.details),
-                "private": list(self.private), "played": "".join(self.played), "table": "".join(self.table),
-                "number": self.number}
+        data: dict[str, Any] = {
+            "kind": self.kind.value, "seat": self.seat, "text": self.text, "details": list(self.details),
+            "private": list(self.private), "played": "".join(self.played), "table": "".join(self.table),
+            "number": self.number,
+        }
+        if self.source or self.tried:
+            data["source"] = self.source
+            data["tried"] = [t.to_json() for t in self.tried]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
         return cls(Kind(data["kind"]), data["seat"], data["text"], tuple(data["details"]), tuple(data["private"]),
-                   tuple(data["played"]), tuple(data["table"]), int(data["number"]))
+                   tuple(data["played"]), tuple(data["table"]), int(data["number"]), str(data.get("source", "")),
+                   tuple(Tried.from_json(t) for t in data.get("tried", ())))

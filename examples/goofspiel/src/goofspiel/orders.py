@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from goofspiel.rules import CARDS, COMPARE, Bid, Bids, Condition
 from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
+from pbem.orders import did_you_mean
 
 FORM = "write BID and a card (1 to 13, HIGHEST, LOWEST or PRIZE), then perhaps IF PRIZE >= 10"
 WORDS = ("HIGHEST", "LOWEST", "PRIZE")
@@ -35,12 +36,16 @@ def read_line(line: Line, hand: tuple[int, ...]) -> Bid | Rejected:
         return reject(1, f"BID needs a card: {FORM}")
     target = words[1][1]
     if target not in WORDS and _number(target) is None:
-        return reject(1, f"{words[1][1]!r} is not a card: a card is 1 to 13, HIGHEST, LOWEST or PRIZE")
+        return reject(1, f"{words[1][1]!r} is not a card: a card is 1 to 13, HIGHEST, LOWEST or PRIZE"
+                         f"{did_you_mean(target, WORDS)}")
     condition = None
     if len(words) > 2:
         shape = [w for _, w in words[2:]]
         if shape[:2] != ["IF", "PRIZE"]:
-            return reject(2, f"after the card comes nothing, or IF PRIZE and a comparison: {FORM}")
+            at = 2 if shape[0] != "IF" else 3
+            near = did_you_mean(shape[at - 2], ("IF",) if at == 2 else ("PRIZE",)) if len(shape) > at - 2 else ""
+            return reject(at if near else 2, f"after the card comes nothing, or IF PRIZE and a comparison: {FORM}"
+                                             f"{near}")
         if len(shape) < 3 or shape[2] not in COMPARE:
             return reject(4, "IF PRIZE takes a comparison: = != < <= > >=")
         if len(shape) < 4 or _number(shape[3]) is None:

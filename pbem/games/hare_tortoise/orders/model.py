@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.orders import ErrorKind
+
 
 class ActionKind(enum.Enum):
     TO = "TO"
@@ -226,12 +228,8 @@ def hare_text(chain: tuple[HareAlternative, ...]) -> str:
     return " ELSE ".join(str(a) for a in chain)
 
 
-class RejectionKind(enum.StrEnum):
-    """Why an order line was rejected, in the project's three kinds of order error."""
-
-    INVALID = "invalid"  # not understood: syntax, an unknown word, a value outside the language
-    ILLEGAL = "illegal"  # understood but not allowed: a square off the board, STAY +20
-    AMBIGUOUS = "ambiguous"  # understood more than one way: a name two seats answer to
+#: why an order line was rejected: the toolkit's three kinds of order error
+RejectionKind = ErrorKind
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,17 @@ from pbem.games.hare_tortoise.orders.model import (
     hare_text,
 )
 from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
+from pbem.orders import (
+    Lexicon,
+    Mistake,
+    OrderError,
+    TokenKind,
+    caret,
+    did_you_mean,
+    known_mistake,
+    suggest,
+    tokenize,
+)
 
 HIGHEST_SQUARE = 64
 
@@ -92,36 +103,25 @@ _NICE_TERMINALS = {
 _ACTION_WORDS = {"TO", "HOME", "ADVANCE", "NEXT", "BACK", "STAY", "EAT"}
 
 
-_ONE_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" action  -> conditional
-           | action                        -> unconditional"""
-# two-player: each action names its runner; a missing name is rejected in words, not by the grammar
-_TWO_RUNNER_ALTERNATIVE = """alternative: "if" condition "then" [NAME] action  -> conditional_runner
-           | [NAME] action                        -> unconditional_runner"""
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 
-@lru_cache(maxsize=4)
-def _lark(positions: bool = False, two: bool = False) -> Lark:
-    """The parser; with `positions`, every tree node knows its column (a third slower, so only
-    used to say where a line exceeds a limit); with `two`, the two-player form (a runner name
-    before each action)."""
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    if two:
-        assert _ONE_RUNNER_ALTERNATIVE in grammar
-        grammar = grammar.replace(_ONE_RUNNER_ALTERNATIVE, _TWO_RUNNER_ALTERNATIVE)
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, propagate_positions=positions)
+@lru_cache(maxsize=2)
+def _lark(positions: bool = False) -> Lark:
+    """The parser of both forms of the language (start rule `start`, or `start_two` for the
+    two-player form, a runner's name before each action); with `positions`, every tree node knows
+    its column (a third slower, so only used to say where a line exceeds a limit)."""
+    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", maybe_placeholders=True,
+                propagate_positions=positions, start=["start", "start_two"])
 
 
-class OrderLineError(Exception):
-    """An order line rejected: where (1-based column), why in plain words, and which kind of error."""
-
-    def __init__(self, column: int, reason: str, kind: RejectionKind = RejectionKind.INVALID) -> None:
-        super().__init__(reason)
-        self.column = column
-        self.reason = reason
-        self.kind = kind
+def _start(two: bool) -> str:
+    return "start_two" if two else "start"
 
 
-_LineError = OrderLineError
+#: the order error of the toolkit, under the name this package's callers know it by
+OrderLineError = OrderError
+_LineError = OrderError
 
 
 def _square(tok: Token) -> int:
@@ -152,6 +152,9 @@ class _Build(Transformer[Token, object]):
 
     # lines -----------------------------------------------------------------
     def start(self, line: object) -> object:
+        return line
+
+    def start_two(self, line: object) -> object:
         return line
 
     def move_line(self, number: Token | None, chain: Chain) -> tuple[str, int | None, Chain]:
@@ -324,8 +327,7 @@ class _Build(Transformer[Token, object]):
         return Action(ActionKind.EAT)
 
 
-def _caret(text: str, column: int) -> str:
-    return f"{text}\n{' ' * (column - 1)}^"
+_caret = caret
 
 
 def _describe(expected: set[str]) -> str:
@@ -337,9 +339,65 @@ def _describe(expected: set[str]) -> str:
     return " or ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+#: typical mistakes, spotted by their words side by side (`#`: any number), and the hint that
+#: replaces the parser's "expected ..." when a line with one of them does not parse
+MISTAKES = (
+    Mistake(("SQUARE", "#", "FREE"), "missing IS: write SQUARE 5 IS FREE"),
+    Mistake(("SQUARE", "#", "OCCUPIED"), "missing IS: write SQUARE 5 IS OCCUPIED"),
+    Mistake(("SQUARE", "#", "NOT"), "missing IS: write SQUARE 5 IS NOT FREE"),
+    Mistake(("IS", "EMPTY"), "a square is FREE or OCCUPIED: write SQUARE 5 IS FREE"),
+    Mistake(("IS", "NOT", "EMPTY"), "a square is FREE or OCCUPIED: write SQUARE 5 IS OCCUPIED"),
+    Mistake(("ON", "SQUARE"), "IS ON takes the square's number alone: write ANN IS ON 5"),
+    Mistake(("GO", "TO"), "write TO 5 (TO is the whole move; there is no GO)"),
+    Mistake(("MOVE", "TO"), "write MOVE: TO 5 (the colon after MOVE, or nothing)"),
+    Mistake(("AM", "1ST"), "write I AM FIRST (or I AM LAST; for other places, RANK = 2)"),
+    Mistake(("AM", "#"), "write I AM FIRST or I AM LAST; for another place, RANK = 2"),
+    Mistake(("HARE", "YES"), "a HARE line names the choice itself: HARE: TAKE"),
+    Mistake(("HARE", "NO"), "a HARE line names the choice itself: HARE: GIVE"),
+    Mistake(("CARROTS", "IS"), "CARROTS compares with a number: IF CARROTS >= 20 THEN ..."),
+    Mistake(("RANK", "IS"), "RANK compares with a number: IF RANK = 1 THEN ..."),
+    *(Mistake((*move, "THEN"), "THEN follows a condition (IF ... THEN); between alternatives write ELSE")
+      for move in (("NEXT",), ("EAT",), ("STAY",), ("BACK",), ("TO", "#"), ("ADVANCE", "#"), ("BACK", "#"))),
+)
+_LEXICON = Lexicon(word_chars="")
+
+
+def _words(text: str) -> list[str]:
+    try:
+        return [t.text for t in tokenize(text, _LEXICON)]
+    except OrderError:
+        return []
+
+
+def _vocabulary(players: Sequence[str]) -> list[str]:
+    """The words a line may hold: the keywords (as written, in capitals) and the players' names."""
+    return [*sorted(w.upper() for w in KEYWORDS), *(p.capitalize() for p in players)]
+
+
+def _unknown_word(text: str, column: int, players: Sequence[str]) -> tuple[int, str] | None:
+    """The first word up to `column` that the language does not know, when one it knows is near."""
+    known = KEYWORDS | {p.lower() for p in players}
+    for tok in tokenize(text, _LEXICON):
+        if tok.column > column:
+            break
+        if tok.kind is TokenKind.WORD and tok.text[:1].isalpha() and tok.text.lower() not in known:
+            near = suggest(tok.text, _vocabulary(players))
+            if near is None:
+                return None
+            found = text[tok.column - 1:tok.column - 1 + len(tok.text)]
+            return tok.column, f"unknown word {found!r} — did you mean {near}?"
+    return None
+
+
 def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[int, str]:
     """A plain-words reason for a syntax error, labelling the typical mistakes."""
     column = getattr(err, "column", 0) or len(text) + 1
+    hint = known_mistake(_words(text), MISTAKES)
+    if hint is not None:
+        return column, hint
+    unknown = _unknown_word(text, column, players)
+    if unknown is not None:
+        return unknown
     # Every syntax error is of the invalid kind: the line was not understood.
     if isinstance(err, UnexpectedCharacters):
         return column, f"{text[column - 1]!r} is not part of the order language"
@@ -356,10 +414,7 @@ def _explain(err: UnexpectedInput, text: str, players: Sequence[str]) -> tuple[i
         if token.type == "NAME" and text.lstrip()[:4].lower() == "hare" and str(token) in {p.lower() for p in players}:
             return column, f"{found} names a runner; a HARE choice names none (the runner concerned chooses)"
         if token.type == "NAME":
-            vocabulary = [w for w in KEYWORDS] + [p.lower() for p in players]
-            close = difflib.get_close_matches(str(token), vocabulary, n=1)
-            hint = f" — did you mean {close[0].upper() if close[0] in KEYWORDS else close[0].capitalize()}?" if close else ""
-            return column, f"unknown word {found!r}{hint}"
+            return column, f"unknown word {found!r}{did_you_mean(str(token), _vocabulary(players))}"
         return column, f"expected {_describe(expected)}, not {found!r}"
     return column, str(err)
 
@@ -515,11 +570,11 @@ def _parse_order_line(text: str, players: Sequence[str], limits: OrderLimits, tw
     lowered = text.translate(_ASCII_LOWER)
     try:
         two_form = two is not None
-        tree = _lark(two=two_form).parse(lowered)
+        tree = _lark().parse(lowered, start=_start(two_form))
         try:
             _check_limits(tree, limits)
         except _LineError:
-            _check_limits(_lark(positions=True, two=two_form).parse(lowered), limits)  # the same error, with its column
+            _check_limits(_lark(positions=True).parse(lowered, start=_start(two_form)), limits)  # the same error, with its column
             raise
         if two is not None:
             two = replace(two, column=_missing_runner_column(lowered))
