@@ -1,636 +1,38 @@
 """Resolve one turn of Hare & Tortoise: the rotating sequence of move slots, step by step.
 
-A turn is played on a `Position`, the turn's working figures by runner. At each of its slots a
-seat moves its runner, or, with the two-player option, either of its two runners, which share
-one supply (`Seat.shared`); both kinds of seat take the one slot path of `play_slot`, in the
-named stages of RULES.md ("A move slot, step by step"), each stage reading the slot's
-`SlotContext`. Orders are read from their parsed tree at every slot: a chain's first true and
-legal alternative is the move, and every alternative tried is recorded.
+A turn is played on a `Position` (position.py), the turn's working figures by runner. At each of
+its slots a seat moves its runner, or, with the two-player option, either of its two runners,
+which share one supply (`Seat.shared`); both kinds of seat take the one slot path of `play_slot`,
+in the named stages of RULES.md ("A move slot, step by step"), each stage reading the slot's
+`SlotContext`. The seat's order line is read on the position by chain.py (the first true and
+legal alternative, and a record of each one tried); a hare square is hare.py's. `rehearse` plays
+one seat's slots alone, for PREVIEW.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from pbem.errors import PbemError
 from pbem.games.chance import Chance
-from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
-from pbem.games.hare_tortoise.orders.model import (
-    Action,
-    ActionKind,
-    Alternative,
-    And,
-    Chain,
-    Cmp,
-    Compare,
-    Condition,
-    HareAlternative,
-    HareChoice,
-    IAm,
-    NextKind,
-    Not,
-    Or,
-    OrderSheet,
-    PlayerIs,
-    Quantity,
-    RunnerTest,
-    SquareIs,
-)
+from pbem.games.hare_tortoise.board import HOME, START, Kind
+from pbem.games.hare_tortoise.chain import OrderLine, default_for, first_alternative, seat_orders
+from pbem.games.hare_tortoise.hare import hare_square
+from pbem.games.hare_tortoise.orders.model import OrderSheet
+from pbem.games.hare_tortoise.position import Move, Position, Seat
 from pbem.games.hare_tortoise.resolution import HareRoll, Outcome, Slot, Tried
-from pbem.games.hare_tortoise.rules import Card, HareDeck, HareEffect, Ruleset
+from pbem.games.hare_tortoise.rules import Ruleset
 from pbem.games.hare_tortoise.state import Must, Runner, State
-
-#: cost in carrots of a forward move of d squares: d(d + 1) / 2
-COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
-
-_FALSE = "the condition is false"
-_V = TypeVar("_V")
-# The enum members the slot path compares and returns at every slot, read once: a member lookup
-# on an enum class costs several times a module global's.
-_FORWARD, _RUN_HOME, _FALL_BACK, _STAY_TAKE, _STAY_GIVE = (
-    Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE)
-_MUST_EAT, _MUST_LEAVE, _MUST_NONE = Must.EAT, Must.LEAVE, Must.NONE
-# The board's kinds as plain ints (`Board.kinds` holds ints): reading an enum member costs a
-# lookup, and the legal-move checks read kinds at every square they look at.
-_CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (int(k) for k in (Kind.CARROT, Kind.HARE, Kind.LETTUCE,
-                                                                   Kind.TORTOISE, Kind.NUMBER))
-
-
-#: a legal move: (outcome, the square it ends on, carrots paid, carrots drawn)
-Move = tuple[Outcome, int, int, int]
-
-#: a legal move, or why the move is not allowed now
-MoveOrReason = Move | str
 
 
 @dataclass(frozen=True)
 class TurnResult:
+    """The position after the turn, and the record of every slot played."""
+
     state: State
     slots: tuple[Slot, ...]
-
-
-class BoardTables:
-    """Per-board look-ups, built once per board."""
-
-    def __init__(self, board: Board) -> None:
-        self.kinds = board.kinds
-        self.numbers = board.number_bonus
-        self.tortoise_behind = board.tortoise_behind
-        #: for `NEXT <kind>` (and `NEXT NUMBER <d>`): the squares of that kind ahead of each square
-        self.ahead: dict[tuple[NextKind, int | None], tuple[tuple[int, ...], ...]] = {
-            (kind, None): board.ahead_of_kind(Kind[kind.name]) for kind in NextKind
-        }
-        for d in range(1, 7):
-            self.ahead[(NextKind.NUMBER, d)] = board.ahead_of_kind(Kind.NUMBER, d)
-        self.hares = board.squares_of(Kind.HARE)
-        self.carrots = board.squares_of(Kind.CARROT)
-
-
-_TABLES: dict[type[Ruleset], tuple[BoardTables, tuple[int, ...]]] = {}
-
-
-def _tables(rules: Ruleset) -> tuple[BoardTables, tuple[int, ...]]:
-    """The ruleset's board tables and the carrots allowed at HOME by the runners already there."""
-    found = _TABLES.get(type(rules))
-    if found is None:
-        allowance = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
-        found = _TABLES[type(rules)] = (BoardTables(rules.board), allowance)
-    return found
-
-
-# seats and their orders -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat and the runners it moves: one, or (two-player) two that share the seat's supply."""
-
-    index: int
-    name: str
-    runners: tuple[int, ...]
-    #: two runners share one supply of carrots and lettuces and one missed-slot flag, and a
-    #: number square's bonus is drawn by the runner moving off it (RULESETS.md, two-player)
-    shared: bool
-
-
-_SEATS: dict[tuple[tuple[str, ...], int], tuple[Seat, ...]] = {}
-
-
-def seats_of(state: State, names: tuple[str, ...]) -> tuple[Seat, ...]:
-    """The state's seats, its runners being called `names` (made once for each list of names)."""
-    per = state.per_seat
-    seats = _SEATS.get((names, per))
-    if seats is None:
-        if len(_SEATS) > 1024:
-            _SEATS.clear()
-        seats = _SEATS[(names, per)] = tuple(Seat(k, name, state.seat_runners(k), per > 1)
-                                             for k, name in enumerate(state.seats))
-    return seats
-
-
-@dataclass(frozen=True)
-class Option:
-    """One alternative of a chain, ready to try: its condition and action from the parsed tree,
-    the rule of its action, and its record when the condition is false and when it is taken
-    (the same at every slot, so made once)."""
-
-    number: int  # 1-based
-    text: str  # canonical
-    condition: Condition | None
-    action: Action
-    runner: int | None  # two-player: the acting runner the alternative names
-    rule: Callable[[Position, int, Action], MoveOrReason]
-    if_false: Tried
-    if_taken: Tried
-
-
-def _option(number: int, alt: Alternative) -> Option:
-    text = str(alt)
-    return Option(number, text, alt.condition, alt.action, alt.runner, _ACTIONS[alt.action.kind],
-                  Tried(number=number, text=text, outcome="false", reason=_FALSE),
-                  Tried(number=number, text=text, outcome="taken", reason=""))
-
-
-@dataclass(frozen=True)
-class OrderLine:
-    """The order line a slot uses: its label ("MOVE 2", "DEFAULT", "no orders", ...) and, when it
-    has a chain, the chain's canonical text and its alternatives."""
-
-    label: str
-    text: str | None = None
-    options: tuple[Option, ...] = ()
-
-
-def _line(label: str, chain: Chain | None) -> OrderLine:
-    if chain is None:
-        return OrderLine(label)
-    return OrderLine(label, str(chain), tuple(_option(n, a) for n, a in enumerate(chain.alternatives, start=1)))
-
-
-@dataclass(frozen=True)
-class SeatOrders:
-    """A seat's sheet ready to play: every slot of the seat uses the next MOVE line, the slots
-    beyond them the DEFAULT line (or none); the HARE chain chooses at a hare square."""
-
-    lines: tuple[OrderLine, ...] = ()
-    beyond: OrderLine = OrderLine("no orders")
-    hare: tuple[HareAlternative, ...] = ()
-
-    def line(self, used: int) -> OrderLine:
-        """The line of the seat's slot after `used` slots."""
-        return self.lines[used] if used < len(self.lines) else self.beyond
-
-
-_NO_ORDERS = SeatOrders()
-
-
-class _Memo:
-    """Values derived from parsed sheets, kept by the sheet's identity: a sheet plays at every
-    slot of its seat, often over many turns, and hashing a tree of frozen dataclasses costs as
-    much as deriving the value again. Keeping the sheet keeps its id from being reused; the
-    oldest entries go first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.found: dict[int, tuple[OrderSheet, SeatOrders]] = {}
-
-    def get(self, sheet: OrderSheet) -> SeatOrders | None:
-        entry = self.found.get(id(sheet))
-        return entry[1] if entry is not None and entry[0] is sheet else None
-
-    def put(self, sheet: OrderSheet, orders: SeatOrders) -> None:
-        if len(self.found) >= self.size:
-            del self.found[next(iter(self.found))]
-        self.found[id(sheet)] = (sheet, orders)
-
-
-_SEAT_ORDERS = _Memo(256)
-
-
-def seat_orders(sheet: OrderSheet | None) -> SeatOrders:
-    """A sheet ready to play (derived once for each sheet)."""
-    if sheet is None:
-        return _NO_ORDERS
-    orders = _SEAT_ORDERS.get(sheet)
-    if orders is None:
-        lines = tuple(_line(f"MOVE {k}", m.chain) if m.chain is not None else OrderLine(f"MOVE {k} (rejected)")
-                      for k, m in enumerate(sheet.moves, start=1))
-        beyond = _line("DEFAULT", sheet.default) if sheet.default is not None else OrderLine("no MOVE line")
-        orders = SeatOrders(lines, beyond, sheet.hare_chain)
-        _SEAT_ORDERS.put(sheet, orders)
-    return orders
-
-
-# the working position ---------------------------------------------------------------------------
-
-class _Shared(list[_V]):
-    """A per-runner view of a per-seat value (two-player: the supply's carrots and lettuces, the
-    missed-slot flag). Runners 2k and 2k + 1 read and write entry k, so every rule that gives,
-    takes or counts carrots and lettuces reaches the supply through the runner concerned."""
-
-    __slots__ = ()
-
-    def __getitem__(self, i: int) -> _V:  # type: ignore[override]
-        return list.__getitem__(self, i >> 1)
-
-    def __setitem__(self, i: int, value: _V) -> None:  # type: ignore[override]
-        list.__setitem__(self, i >> 1, value)
-
-
-class Position:
-    """The working figures of one turn, by runner: where each stands, what it holds, what it
-    must do; and the rules' tables. Conditions and moves read it by runner index."""
-
-    def __init__(self, rules: Ruleset, state: State, orders: Sequence[SeatOrders]) -> None:
-        self.rules = rules
-        self.tables, self.allowance = _tables(rules)
-        self.kinds = self.tables.kinds
-        self.free_back = rules.free_backward
-        self.restart = rules.starting_carrots(len(state.runners))
-        self.deck, self.used = list(state.deck), list(state.used)
-        per = state.per_seat
-        self.n = n = len(state.runners)
-        #: the seat that moves each runner
-        self.seat_of = [j // per for j in range(n)]
-        names, sq, car, let, place, must, skip = zip(*state.runners, strict=True)
-        self.seats = seats_of(state, names)
-        self.names: tuple[str, ...] = names
-        self.sq: list[int] = list(sq)
-        self.place: list[int | None] = list(place)
-        self.must: list[Must] = list(must)
-        self.car: list[int] = list(car)
-        self.let: list[int] = list(let)
-        self.skip: list[bool] = list(skip)
-        if per > 1:  # one supply and one flag per seat, read through each runner
-            self.car, self.let, self.skip = _Shared(car[::2]), _Shared(let[::2]), _Shared(skip[::2])
-        self.inert = [j in state.inert for j in range(n)] if state.inert else [False] * n
-        self.occ = [0] * (HOME + 1)
-        for s in sq:
-            self.occ[s] += 1
-        self.home_count = self.occ[HOME]
-        #: each seat's orders (its HARE chain is read when one of its runners makes a choice)
-        self.orders = orders
-        #: after being stuck, the one runner that may move off START (-1: any)
-        self.only = -1
-
-    # positions in the race --------------------------------------------------------------------
-    def position(self, i: int) -> int:
-        """Runner i's race position (HOME runners by their place)."""
-        s = self.sq[i]
-        if s == HOME:
-            return self.place[i] or 1
-        return self.position_at(s)
-
-    def position_at(self, s: int) -> int:
-        """The race position of a runner on square `s` (not HOME): 1 + the runners ahead."""
-        p = 1
-        for x in self.sq:
-            if x > s:
-                p += 1
-        return p
-
-    def racing(self) -> int:
-        return self.n - self.home_count
-
-    def seat_done(self, seat: Seat) -> bool:
-        """Every runner of the seat is HOME."""
-        for j in seat.runners:
-            if self.sq[j] != HOME:
-                return False
-        return True
-
-    def first_who_must(self, runners: Sequence[int], must: Must) -> int | None:
-        """The first of these runners that must eat (or leave) now; runner 1 comes first."""
-        for j in runners:
-            if self.must[j] is must:
-                return j
-        return None
-
-    def bonus_of(self, i: int) -> int:
-        """The number-square bonus runner i draws on its square now: 10 x its position, when the
-        square bears that number (not on a square made inert by a backward move)."""
-        s = self.sq[i]
-        if self.kinds[s] != _NUMBER or self.inert[i]:
-            return 0
-        position = self.position_at(s)
-        return 10 * position if position in self.tables.numbers[s] else 0
-
-    def first_home(self, i: int) -> bool:
-        """Two-player: runner i would be its seat's first runner HOME (which needs no condition)."""
-        seat = self.seats[self.seat_of[i]]
-        return seat.shared and any(j != i and self.sq[j] != HOME for j in seat.runners)
-
-    # legal moves ------------------------------------------------------------------------------
-    def forward(self, i: int, target: int) -> MoveOrReason:
-        s = self.sq[i]
-        cost = COST[target - s]
-        c = self.car[i]
-        if target == HOME:
-            if self.first_home(i):
-                if c >= cost:
-                    return (_RUN_HOME, HOME, cost, 0)
-                return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
-            if self.let[i]:
-                return f"HOME needs every lettuce eaten first ({self.let[i]} left)"
-            if c < cost:
-                return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
-            allowance = self.allowance[self.home_count]
-            if c - cost > allowance:
-                return (f"would reach HOME with {c - cost} carrots; place {self.home_count + 1} "
-                        f"allows at most {allowance}")
-            return (_RUN_HOME, HOME, cost, 0)
-        if self.occ[target]:
-            return f"square {target} is occupied"
-        k = self.kinds[target]
-        if k == _TORTOISE:
-            return f"square {target} is a tortoise square (reached only by falling back)"
-        if k == _LETTUCE and not self.let[i]:
-            return f"square {target} is a lettuce square and no lettuce is left"
-        if c < cost:
-            return f"square {target} is {target - s} squares ahead and costs {cost} carrots, more than the {c} held"
-        return (_FORWARD, target, cost, 0)
-
-    def nearest_forward(self, i: int, candidates: Sequence[int] | None = None) -> Move | None:
-        """The nearest legal forward move (among `candidates`): the checks of `forward`, without
-        the reasons."""
-        s = self.sq[i]
-        c = self.car[i]
-        lettuces = self.let[i]
-        for target in (candidates if candidates is not None else range(s + 1, HOME + 1)):
-            cost = COST[target - s]
-            if cost > c:
-                return None
-            if target == HOME:
-                if (lettuces or c - cost > self.allowance[self.home_count]) and not self.first_home(i):
-                    return None
-                return (_RUN_HOME, HOME, cost, 0)
-            if self.occ[target]:
-                continue
-            k = self.kinds[target]
-            if k == _TORTOISE or (k == _LETTUCE and not lettuces):
-                continue
-            return (_FORWARD, target, cost, 0)
-        return None
-
-    def back(self, i: int) -> MoveOrReason:
-        """Back to the nearest tortoise square behind, drawing 10 a square."""
-        s = self.sq[i]
-        t = self.tables.tortoise_behind[s] if s != HOME else -1
-        if t < 0:
-            return "there is no tortoise square behind"
-        if self.occ[t]:
-            return f"the nearest tortoise square behind, {t}, is occupied"
-        return (_FALL_BACK, t, 0, 10 * (s - t))
-
-    def back_to(self, i: int, n: int) -> MoveOrReason:
-        """A backward move to square n, in a ruleset that moves back freely (hase-igel-sam)."""
-        s = self.sq[i]
-        if n <= START:
-            return "a backward move never ends on START"
-        t = self.tables.tortoise_behind[s] if s != HOME else -1
-        if t < 0:
-            return "there is no tortoise square behind"
-        if n < t:
-            return f"square {n} is beyond the nearest tortoise square behind ({t})"
-        if self.occ[n]:
-            return f"square {n} is occupied"
-        if self.kinds[n] == _LETTUCE and not self.let[i]:
-            return f"square {n} is a lettuce square and no lettuce is left"
-        return (_FALL_BACK, n, 0, 10 * (s - n))
-
-    def farthest_back(self, i: int) -> MoveOrReason:
-        """The default backward move: the farthest square behind that a backward move may end on."""
-        if not self.free_back:
-            return self.back(i)
-        s = self.sq[i]
-        t = self.tables.tortoise_behind[s]
-        if t < 0:
-            return "there is no tortoise square behind"
-        for n in range(t, s):
-            m = self.back_to(i, n)
-            if not isinstance(m, str):
-                return m
-        return "no square behind is free to move back to"
-
-    def stay(self, i: int, give: bool) -> MoveOrReason:
-        s = self.sq[i]
-        if self.kinds[s] != _CARROT:
-            where = "START" if s == START else f"square {s}"
-            return f"{where} is not a carrot square"
-        if self.must[i] is _MUST_LEAVE:
-            return "a runner that ate a lettuce must leave the square"
-        if self.inert[i]:
-            return f"square {s} was reached by moving back and is inert: no carrots there until the runner moves"
-        if give:
-            if self.car[i] < 10:
-                return f"paying 10 carrots needs 10; {self.car[i]} held"
-            return (_STAY_GIVE, s, 10, 0)
-        return (_STAY_TAKE, s, 0, 10)
-
-    def default_move(self, i: int) -> Move | None:
-        """RULES' default move: the nearest legal square ahead, else stay and draw, else fall back."""
-        move = self.nearest_forward(i)
-        if move is not None:
-            return move
-        m = self.stay(i, False)
-        if isinstance(m, str):
-            m = self.farthest_back(i)
-        return None if isinstance(m, str) else m
-
-    # what a seat may do with one of its runners ----------------------------------------------
-    def bonus_on_leaving(self, seat: Seat, i: int) -> int:
-        """The bonus runner i would draw on moving off its square now. Only with a shared supply:
-        a seat of one runner draws it at the start of the slot (`_stage_number_bonus`)."""
-        return self.bonus_of(i) if seat.shared else 0
-
-    def allowed(self, seat: Seat, i: int, option: Option) -> MoveOrReason:
-        """The seat's action for its runner i, with what makes it illegal for that runner (it is
-        HOME, another runner of the seat must leave a lettuce square, only the stuck runner may
-        move off); the bonus the runner would draw on moving off may pay for the move."""
-        if not seat.shared:  # the seat's one runner: it is racing, and it is the one to move
-            return option.rule(self, i, option.action)
-        if self.sq[i] == HOME:
-            return f"{self.names[i]} is HOME"
-        if self.only >= 0 and i != self.only:
-            return f"{self.names[self.only]} was stuck and moves off START now; {self.names[i]} may not move"
-        for mate in seat.runners:
-            if mate != i and self.must[mate] is _MUST_LEAVE and self.sq[mate] != HOME:
-                return f"{self.names[mate]} ate a lettuce and must leave its square first"
-        bonus = self.bonus_of(i)
-        if not bonus:
-            return option.rule(self, i, option.action)
-        self.car[i] += bonus
-        try:
-            return option.rule(self, i, option.action)
-        finally:
-            self.car[i] -= bonus
-
-    def default_for(self, seat: Seat, i: int) -> Move | None:
-        """The default move of the seat's runner i, counting the bonus it would draw on leaving."""
-        bonus = self.bonus_on_leaving(seat, i)
-        self.car[i] += bonus
-        move = self.default_move(i)
-        self.car[i] -= bonus
-        return move
-
-    def choice(self, i: int) -> HareChoice:
-        """Runner i's HARE choice, made now: its chain's first true alternative, else the rules'
-        first word."""
-        for alt in self.orders[self.seat_of[i]].hare:
-            if alt.condition is None or holds(self, i, alt.condition):
-                return alt.choice
-        return HareChoice(self.rules.choices[0])
-
-    # saving and putting back (a rehearsal stops before a draw) ----------------------------------
-    def snapshot(self) -> tuple[list[Any], ...]:
-        values: tuple[list[Any], ...] = (self.sq, self.car, self.let, self.place, self.must, self.skip, self.occ,
-                                         self.inert)
-        return (*(type(v)(v) for v in values), [self.home_count])
-
-    def restore(self, saved: tuple[list[Any], ...]) -> None:
-        (self.sq, self.car, self.let, self.place, self.must, self.skip, self.occ, self.inert, home) = saved
-        self.home_count = home[0]
-
-
-# conditions, read from their tree -------------------------------------------------------------
-
-_COMPARE: dict[Cmp, Callable[[int, int], bool]] = {
-    Cmp.EQ: operator.eq, Cmp.NE: operator.ne, Cmp.LT: operator.lt, Cmp.LE: operator.le, Cmp.GT: operator.gt,
-    Cmp.GE: operator.ge,
-}
-
-
-def holds(p: Position, i: int, cond: Condition) -> bool:
-    """Whether the condition is true now for runner i (`I`, `MY SQUARE`, `CARROTS` are its)."""
-    if isinstance(cond, Compare):
-        return _COMPARE[cond.cmp](_quantity(p, i, cond.quantity), cond.value)
-    if isinstance(cond, And):
-        for part in cond.parts:
-            if not holds(p, i, part):
-                return False
-        return True
-    if isinstance(cond, Or):
-        for part in cond.parts:
-            if holds(p, i, part):
-                return True
-        return False
-    if isinstance(cond, Not):
-        return not holds(p, i, cond.inner)
-    if isinstance(cond, SquareIs):
-        return (p.occ[cond.square] == 0) == cond.free
-    if isinstance(cond, IAm):
-        return (p.position(i) == (p.n if cond.last else 1)) != cond.negated
-    return _player_is(p, i, cond)
-
-
-def _quantity(p: Position, i: int, q: Quantity) -> int:
-    if q is Quantity.CARROTS:
-        return p.car[i]
-    if q is Quantity.LETTUCES:
-        return p.let[i]
-    if q is Quantity.RANK:
-        return p.position(i)
-    return p.sq[i]
-
-
-def _player_is(p: Position, i: int, c: PlayerIs) -> bool:
-    # The atom means what it says about any runner, the player's own included (ORDERS.md), and
-    # IS NOT is its exact negation. ON and HOME read the square, which is right for the own
-    # runner as it is (a runner with a slot is not HOME). No runner is ahead of or behind itself.
-    j = c.seat
-    if c.test is RunnerTest.ON:
-        true = p.sq[j] == c.square
-    elif c.test is RunnerTest.HOME:
-        true = p.sq[j] == HOME
-    elif j == i:
-        true = False
-    elif c.test is RunnerTest.AHEAD:
-        true = p.position(j) < p.position(i)
-    else:
-        true = p.position(j) > p.position(i)
-    return true != c.negated
-
-
-# actions ----------------------------------------------------------------------------------------
-
-def _to(p: Position, i: int, action: Action) -> MoveOrReason:
-    n, s = action.square or 0, p.sq[i]
-    if n > s:
-        return p.forward(i, n)
-    if n == s:
-        return f"the runner is already on square {n}"
-    if p.free_back:
-        return p.back_to(i, n)
-    m = p.back(i)
-    if isinstance(m, str) or m[1] == n:
-        return m
-    return f"square {n} is behind and is not the nearest tortoise square behind ({m[1]})"
-
-
-def _home(p: Position, i: int, action: Action) -> MoveOrReason:
-    return p.forward(i, HOME)
-
-
-def _advance(p: Position, i: int, action: Action) -> MoveOrReason:
-    d = action.distance or 0
-    if d <= 0:
-        return "ADVANCE 0 goes nowhere"
-    if p.sq[i] + d > HOME:
-        return f"{d} squares ahead is past HOME"
-    return p.forward(i, p.sq[i] + d)
-
-
-def _next(p: Position, i: int, action: Action) -> MoveOrReason:
-    if action.next_kind is None:
-        return p.nearest_forward(i) or "no square ahead is legal to land on"
-    ahead = p.tables.ahead[(action.next_kind, action.number)][p.sq[i]]
-    return p.nearest_forward(i, ahead) or f"no {str(action)[5:].lower()} square ahead is legal to land on"
-
-
-def _back(p: Position, i: int, action: Action) -> MoveOrReason:
-    d = action.distance
-    if d is None:
-        return p.back(i)
-    if d <= 0:
-        return "BACK 0 goes nowhere"
-    if p.sq[i] - d < 0:
-        return f"{d} squares back is past START"
-    return p.back_to(i, p.sq[i] - d)
-
-
-def _stay(p: Position, i: int, action: Action) -> MoveOrReason:
-    return p.stay(i, action.give)
-
-
-def _eat(p: Position, i: int, action: Action) -> MoveOrReason:
-    return "lettuces are eaten by rule at the slot after landing; EAT is never a move"
-
-
-_ACTIONS: dict[ActionKind, Callable[[Position, int, Action], MoveOrReason]] = {
-    ActionKind.TO: _to, ActionKind.HOME: _home, ActionKind.ADVANCE: _advance, ActionKind.NEXT: _next,
-    ActionKind.BACK: _back, ActionKind.STAY: _stay, ActionKind.EAT: _eat,
-}
-
-
-def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Tried]) -> tuple[Move | None, int]:
-    """The chain's first true and legal alternative, as (its move, its acting runner): the one the
-    alternative names (two-player), else the seat's runner. Every alternative looked at is added
-    to `tried`. (None, -1) when there is none."""
-    own = seat.runners[0]
-    for option in line.options:
-        i = own if option.runner is None else option.runner
-        if option.condition is not None and not holds(p, i, option.condition):
-            tried.append(option.if_false)
-            continue
-        m = p.allowed(seat, i, option)
-        if isinstance(m, str):
-            tried.append(Tried(number=option.number, text=option.text, outcome="illegal", reason=m))
-            continue
-        tried.append(option.if_taken)
-        return m, i
-    return None, -1
 
 
 # the slot ---------------------------------------------------------------------------------------
@@ -692,7 +94,7 @@ def play_slot(p: Position, seat: Seat, line: OrderLine, chance: Chance, number: 
     if not seat.shared:
         ctx.concern(rear)
         _stage_number_bonus(ctx)
-    eater = p.first_who_must(racing, _MUST_EAT)
+    eater = p.first_who_must(racing, Must.EAT)
     if eater is not None:
         if ctx.runner != eater:
             ctx.concern(eater)
@@ -728,7 +130,7 @@ def _stage_eat(ctx: SlotContext) -> Slot:
         p.let[i] -= 1
     drew = 10 * ctx.position
     p.car[i] += drew
-    p.must[i] = _MUST_LEAVE
+    p.must[i] = Must.LEAVE
     return ctx.record(Outcome.ATE, "eat a lettuce", drew=drew)
 
 
@@ -741,10 +143,10 @@ def _stage_orders(ctx: SlotContext, racing: Sequence[int]) -> tuple[Move | None,
         move, runner = first_alternative(p, seat, ctx.line, ctx.tried)
         if move is not None:
             return move, runner, None
-    leaver = p.first_who_must(racing, _MUST_LEAVE)
+    leaver = p.first_who_must(racing, Must.LEAVE)
     order = [leaver] if leaver is not None else sorted(racing, key=p.sq.__getitem__)  # rear first
     for runner in order:
-        move = p.default_for(seat, runner)
+        move = default_for(p, seat, runner)
         if move is not None:
             return move, runner, "default move"
     return None, order[0], "default move"
@@ -757,7 +159,7 @@ def _stage_stuck(ctx: SlotContext) -> Slot:
     p.occ[START] += 1
     p.sq[i] = START
     p.car[i] = p.restart
-    p.must[i] = _MUST_NONE
+    p.must[i] = Must.NONE
     p.skip[i] = False
     p.inert[i] = False
     return ctx.record(Outcome.STUCK, "stuck: no legal move")
@@ -799,244 +201,22 @@ def _stage_move(ctx: SlotContext, move: Move, rule: str | None) -> tuple[Slot, b
         p.occ[s0] -= 1
         p.occ[target] += 1
         p.sq[i] = target
-        p.must[i] = _MUST_NONE
+        p.must[i] = Must.NONE
         p.inert[i] = False
-        if outcome is _RUN_HOME:
+        if outcome is Outcome.HOME:
             p.home_count += 1
             place = p.place[i] = p.home_count
         else:
             k = p.kinds[target]
-            if k == _LETTUCE:
-                p.must[i] = _MUST_EAT
-            elif k == _HARE and outcome is _FORWARD:
-                hare, again = _hare(p, i, ctx.chance, paid)
+            if k == Kind.LETTUCE:
+                p.must[i] = Must.EAT
+            elif k == Kind.HARE and outcome is Outcome.FORWARD:
+                hare, again = hare_square(p, i, ctx.chance, paid)
                 if p.sq[i] == HOME:
                     place = p.place[i]
-            elif outcome is _FALL_BACK and p.free_back and k != _TORTOISE:
+            elif outcome is Outcome.BACK and p.free_back and k != Kind.TORTOISE:
                 p.inert[i] = True  # a hare, carrot or number square reached backwards
     return ctx.record(outcome, rule, paid=paid, drew=drew, hare=hare, place=place), again
-
-
-# hare squares ----------------------------------------------------------------------------------
-
-def _free_move(p: Position, i: int, squares: Sequence[int], ahead: bool) -> str:
-    """A free hare move to the nearest unoccupied square of a kind, passing everything between."""
-    s = p.sq[i]
-    if ahead:
-        to = next((x for x in squares if x > s and not p.occ[x]), -1)
-    else:
-        to = next((x for x in reversed(squares) if x < s and not p.occ[x]), -1)
-    if to < 0:
-        return "no vacant square of that kind: nothing happens"
-    p.occ[s] -= 1
-    p.occ[to] += 1
-    p.sq[i] = to
-    p.inert[i] = False
-    return f"moved free to square {to}"
-
-
-def _hare(p: Position, i: int, chance: Chance, paid: int) -> tuple[HareRoll, bool]:
-    """The hare table: one die plus the runner's position, right after landing and paying."""
-    if p.rules.deck is not None:
-        return _card(p, i, chance, paid, p.rules.deck)
-    s = p.sq[i]
-    position = p.position_at(s)
-    die, total, effect = p.rules.hare.draw(chance, position)
-    again = False
-    detail: str
-    if effect in (HareEffect.BACK_TO_HARE, HareEffect.BACK_TO_CARROT, HareEffect.AHEAD_TO_CARROT):
-        squares = p.tables.hares if effect is HareEffect.BACK_TO_HARE else p.tables.carrots
-        detail = _free_move(p, i, squares, effect is HareEffect.AHEAD_TO_CARROT)
-    elif effect is HareEffect.MISS_TURN:
-        p.skip[i] = True
-        detail = "the next slot is missed"
-    elif effect is HareEffect.CHEW_CARROT:
-        detail = _take_or_give(p, i, p.choice(i) is HareChoice.GIVE)
-    elif effect is HareEffect.RESTORE:
-        p.car[i] = p.rules.restore_carrots
-        detail = f"carrots restored to {p.rules.restore_carrots}"
-    elif effect is HareEffect.REFUND:
-        p.car[i] += paid
-        detail = f"the {paid} carrots paid are given back"
-    elif effect is HareEffect.HALVE:
-        lost = p.car[i] // 2
-        p.car[i] -= lost
-        detail = f"lost {lost} carrots"
-    elif effect is HareEffect.EXTRA_SLOT:
-        again = True
-        detail = "an extra slot follows at once"
-    elif p.let[i] > 0:
-        p.must[i] = _MUST_EAT
-        detail = "the square counts as a lettuce square: eat at the next slot"
-    else:
-        detail = "no lettuce left: nothing happens"
-    roll = HareRoll(die=die, position=position, total=total, effect=effect, detail=detail, square=s,
-                    to_square=p.sq[i])
-    return roll, again
-
-
-def _take_or_give(p: Position, i: int, give: bool) -> str:
-    if give and p.car[i] >= 10:
-        p.car[i] -= 10
-        return "paid 10 carrots"
-    p.car[i] += 10
-    return "drew 10 carrots" if not give else "drew 10 carrots (fewer than 10 to give)"
-
-
-def _card(p: Position, i: int, chance: Chance, paid: int, deck: HareDeck) -> tuple[HareRoll, bool]:
-    """A hare card: drawn from the deck in the state, carried out at once."""
-    s = p.sq[i]
-    card = Card(deck.take(p.deck, p.used, chance))
-    position = p.position_at(s)
-    again = False
-    sq, car, seat_of = p.sq, p.car, p.seat_of
-    detail: str
-    if card is Card.GIVE_BEHIND:
-        behind = [j for j in range(p.n) if seat_of[j] != seat_of[i] and sq[j] < s]  # an opponent's runners
-        k = len(behind)
-        amount = next((a for a in (10, 5, 1) if car[i] >= a * k), 0) if k else 0
-        if not k:
-            detail = "no runner behind: nothing happens"
-        elif not amount:
-            detail = f"fewer carrots than the {k} runners behind: nothing is given"
-        else:
-            car[i] -= amount * k
-            parts = []
-            for j in behind:
-                if p.choice(j) is HareChoice.REFUSE:
-                    parts.append(f"{p.names[j]} refuses them")
-                else:
-                    car[j] += amount
-                    parts.append(f"{p.names[j]} keeps them")
-            detail = f"gives {amount} carrots to each runner behind: {', '.join(parts)}"
-    elif card is Card.MISS_OR_AGAIN:
-        behind_n = sum(1 for j in range(p.n) if j != i and sq[j] < s)
-        front_n = sum(1 for j in range(p.n) if j != i and sq[j] > s)
-        if behind_n > front_n:
-            p.skip[i] = True
-            detail = f"{behind_n} runners behind, {front_n} in front: the next slot is missed"
-        else:
-            again = True
-            detail = f"{behind_n} runners behind, {front_n} in front: an extra slot follows at once"
-    elif card is Card.RESTORE_65:
-        car[i] = p.rules.restore_carrots
-        detail = f"carrots restored to {p.rules.restore_carrots}"
-    elif card is Card.PER_LETTUCE:
-        if p.let[i]:
-            car[i] += 10 * p.let[i]
-            detail = f"drew {10 * p.let[i]} carrots, 10 for each lettuce held"
-        else:
-            p.skip[i] = True
-            detail = "no lettuce left: the next slot is missed"
-    elif card is Card.FREE_RIDE:
-        car[i] += paid
-        detail = f"the {paid} carrots paid are given back"
-    elif card is Card.HALF:
-        lost = car[i] // 2
-        car[i] -= lost
-        detail = f"lost {lost} carrots"
-    elif card is Card.SHOW:
-        detail = f"shows {car[i]} carrots to everyone"
-    elif card is Card.SHUFFLE:
-        payers: list[int] = []  # one runner for each other seat with a runner racing and a carrot
-        for j in range(p.n):
-            if (seat_of[j] != seat_of[i] and sq[j] != HOME and car[j] >= 1
-                    and all(seat_of[x] != seat_of[j] for x in payers)):
-                payers.append(j)
-        for j in payers:
-            car[j] -= 1
-            car[i] += 1
-        deck.reshuffle(p.deck, chance)
-        detail = f"received 1 carrot from each of {len(payers)} players; the hare cards are shuffled"
-    elif card is Card.MISS:
-        p.skip[i] = True
-        detail = "the next slot is missed"
-    elif card is Card.BACK_CARROT or card is Card.NEXT_CARROT:
-        detail = _free_move(p, i, p.tables.carrots, card is Card.NEXT_CARROT)
-    elif card is Card.AGAIN:
-        again = True
-        detail = "an extra slot follows at once"
-    elif card is Card.TAKE_GIVE:
-        word = p.choice(i)
-        detail = "takes nothing and gives nothing" if word is HareChoice.NONE else _take_or_give(
-            p, i, word is HareChoice.GIVE)
-    elif card is Card.LETTUCE:
-        if p.let[i] > 0:
-            p.must[i] = _MUST_EAT
-            detail = "eat a lettuce at the next slot"
-        else:
-            p.skip[i] = True
-            detail = "no lettuce left: the next slot is missed"
-    elif card is Card.UP_ONE:
-        detail = _up_one(p, i)
-    else:
-        detail = _down_one(p, i)
-    roll = HareRoll(die=0, position=position, total=0, effect=HareEffect.CARD, detail=detail, square=s,
-                    to_square=p.sq[i], card=card.value)
-    return roll, again
-
-
-def _up_one(p: Position, i: int) -> str:
-    s = p.sq[i]
-    ahead = [x for j, x in enumerate(p.sq) if j != i and s < x < HOME]
-    if not ahead:
-        return "no racing runner ahead: nothing happens"
-    target = -1
-    for n in range(min(ahead) + 1, HOME + 1):
-        if n == HOME:
-            cost = COST[HOME - s]
-            if p.first_home(i) or (not p.let[i] and p.car[i] - cost <= p.allowance[p.home_count]):
-                target = HOME
-            break
-        k = p.kinds[n]
-        if p.occ[n] or k == _TORTOISE or (k == _LETTUCE and not p.let[i]):
-            continue
-        target = n
-        break
-    if target < 0:
-        return "no square beyond the runner ahead to land on: nothing happens"
-    cost = COST[target - s]
-    if p.car[i] < cost:
-        return f"{'HOME' if target == HOME else f'square {target}'} costs {cost} carrots, more than held: nothing happens"
-    p.car[i] -= cost
-    p.occ[s] -= 1
-    p.occ[target] += 1
-    p.sq[i] = target
-    p.inert[i] = False
-    if target == HOME:
-        p.home_count += 1
-        p.place[i] = p.home_count
-        return f"paid {cost} carrots and went HOME"
-    if p.kinds[target] == _LETTUCE:
-        p.must[i] = _MUST_EAT
-    return f"paid {cost} carrots and moved up to square {target}"
-
-
-def _down_one(p: Position, i: int) -> str:
-    s = p.sq[i]
-    below = [x for j, x in enumerate(p.sq) if j != i and x < s]
-    if not below:
-        return "no runner behind: nothing happens"
-    b = max(below)
-    if b == START:
-        return "the runner behind is on START: nothing happens"
-    tortoise = p.tables.tortoise_behind[s]
-    if tortoise < 0:
-        return "no tortoise square behind: nothing happens"
-    target = next((n for n in range(b - 1, tortoise - 1, -1)
-                   if not p.occ[n] and (p.kinds[n] != _LETTUCE or p.let[i])), -1)
-    if target < 0:
-        return "no square below the runner behind to move back to: nothing happens"
-    drew = 10 * (s - target)
-    p.car[i] += drew
-    p.occ[s] -= 1
-    p.occ[target] += 1
-    p.sq[i] = target
-    k = p.kinds[target]
-    p.inert[i] = k in (_HARE, _CARROT, _NUMBER)
-    if k == _LETTUCE:
-        p.must[i] = _MUST_EAT
-    return f"moved back to square {target} and drew {drew} carrots"
 
 
 # the turn ---------------------------------------------------------------------------------------
@@ -1094,7 +274,7 @@ def resolve_turn(
     if len(sheets) * state.per_seat != len(state.runners):
         raise ValueError("one order sheet (or None) per seat is needed")
     orders = [seat_orders(s) for s in sheets]
-    p = Position(rules, state, orders)
+    p = Position(rules, state, [o.hare for o in orders])
     used = [0] * len(p.seats)
     queue = turn_sequence(state, rules.postal_rotation)
     extra_slots: list[int] = []  # indices in `queue` of slots added by a hare "have another turn"
@@ -1131,9 +311,8 @@ def resolve_turn(
                     if sq[j] != HOME:
                         p.place[j] = p.n
                 break
-    # name, square, carrots, lettuces, place, must, skip (the supply's, with two runners to a seat)
-    runners = tuple(Runner(p.names[j], sq[j], p.car[j], p.let[j], p.place[j], p.must[j], bool(p.skip[j]))
-                    for j in range(p.n))
+    runners = tuple(Runner(name=p.names[j], square=sq[j], carrots=p.car[j], lettuces=p.let[j], place=p.place[j],
+                           must=p.must[j], skip=bool(p.skip[j])) for j in range(p.n))
     racing = _racing_seats(sq, state.per_seat)
     if over:
         first = state.first
@@ -1197,7 +376,7 @@ def rehearse(rules: Ruleset, state: State, sheet: OrderSheet, seat_index: int, s
     is thrown and the hare deck's order stays hidden, so the rehearsal stops at a hare square."""
     orders = seat_orders(sheet)
     # the other seats have no orders: their runners stand still and choose by the rules' first word
-    p = Position(rules, state, [orders if k == seat_index else _NO_ORDERS for k in range(len(state.seats))])
+    p = Position(rules, state, [orders.hare if k == seat_index else () for k in range(len(state.seats))])
     p.deck, p.used = [], []  # the deck's order is hidden: an empty pile stops a draw like a die
     seat = p.seats[seat_index]
     played: list[Slot] = []
