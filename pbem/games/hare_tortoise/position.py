@@ -13,10 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pbem.games.hare_tortoise.board import HOME, START, Board, Kind
-from pbem.games.hare_tortoise.orders.model import (
-    HareAlternative,
-    NextKind,
-)
+from pbem.games.hare_tortoise.orders.model import HareAlternative, NextKind
 from pbem.games.hare_tortoise.resolution import Outcome
 from pbem.games.hare_tortoise.rules import Ruleset
 from pbem.games.hare_tortoise.state import Must, State
@@ -25,11 +22,12 @@ from pbem.games.hare_tortoise.state import Must, State
 COST = tuple(d * (d + 1) // 2 for d in range(HOME + 1))
 
 _V = TypeVar("_V")
+
 # The enum members the slot path compares and returns at every slot, read once: a member lookup
 # on an enum class costs several times a module global's.
 _FORWARD, _RUN_HOME, _FALL_BACK, _STAY_TAKE, _STAY_GIVE = (
     Outcome.FORWARD, Outcome.HOME, Outcome.BACK, Outcome.STAY_TAKE, Outcome.STAY_GIVE)
-_MUST_EAT, _MUST_LEAVE, _MUST_NONE = Must.EAT, Must.LEAVE, Must.NONE
+_MUST_LEAVE = Must.LEAVE
 # The board's kinds as plain ints (`Board.kinds` holds ints): reading an enum member costs a
 # lookup, and the legal-move checks read kinds at every square they look at.
 _CARROT, _HARE, _LETTUCE, _TORTOISE, _NUMBER = (int(k) for k in (Kind.CARROT, Kind.HARE, Kind.LETTUCE,
@@ -70,8 +68,6 @@ def _tables(rules: Ruleset) -> tuple[BoardTables, tuple[int, ...]]:
         allowance = tuple(rules.home_allowance(p) for p in range(1, rules.max_players + 1))
         found = _TABLES[type(rules)] = (BoardTables(rules.board), allowance)
     return found
-
-
 
 
 @dataclass(frozen=True)
@@ -200,6 +196,7 @@ class Position:
 
     # legal moves ------------------------------------------------------------------------------
     def forward(self, i: int, target: int) -> MoveOrReason:
+        """Runner i's forward move to `target` (HOME too), paying d(d + 1) / 2 for d squares."""
         s = self.sq[i]
         cost = COST[target - s]
         c = self.car[i]
@@ -291,6 +288,7 @@ class Position:
         return "no square behind is free to move back to"
 
     def stay(self, i: int, give: bool) -> MoveOrReason:
+        """Staying on a carrot square: drawing 10 carrots, or (`give`) paying 10."""
         s = self.sq[i]
         if self.kinds[s] != _CARROT:
             where = "START" if s == START else f"square {s}"
