@@ -131,16 +131,20 @@ def seat_orders(sheet: OrderSheet | None) -> SeatOrders:
 
 # conditions, read from their tree -------------------------------------------------------------
 
-_COMPARE: dict[Cmp, Callable[[int, int], bool]] = {
-    Cmp.EQ: operator.eq, Cmp.NE: operator.ne, Cmp.LT: operator.lt, Cmp.LE: operator.le, Cmp.GT: operator.gt,
-    Cmp.GE: operator.ge,
-}
+# Each comparison's operator, found by the member's identity: an enum member's hash is computed
+# in Python, and a condition is read at every slot.
+_COMPARE: dict[int, Callable[[int, int], bool]] = {id(cmp): op for cmp, op in (
+    (Cmp.EQ, operator.eq), (Cmp.NE, operator.ne), (Cmp.LT, operator.lt), (Cmp.LE, operator.le),
+    (Cmp.GT, operator.gt), (Cmp.GE, operator.ge))}
+_CARROTS, _LETTUCES, _RANK = Quantity.CARROTS, Quantity.LETTUCES, Quantity.RANK
 
 
 def holds(p: Position, i: int, cond: Condition) -> bool:
     """Whether the condition is true now for runner i (`I`, `MY SQUARE`, `CARROTS` are its)."""
     if isinstance(cond, Compare):
-        return _COMPARE[cond.cmp](_quantity(p, i, cond.quantity), cond.value)
+        q = cond.quantity  # what it reads of runner i
+        value = p.car[i] if q is _CARROTS else p.let[i] if q is _LETTUCES else p.position(i) if q is _RANK else p.sq[i]
+        return _COMPARE[id(cond.cmp)](value, cond.value)
     if isinstance(cond, And):
         for part in cond.parts:
             if not holds(p, i, part):
@@ -158,16 +162,6 @@ def holds(p: Position, i: int, cond: Condition) -> bool:
     if isinstance(cond, IAm):
         return (p.position(i) == (p.n if cond.last else 1)) != cond.negated
     return _player_is(p, i, cond)
-
-
-def _quantity(p: Position, i: int, q: Quantity) -> int:
-    if q is Quantity.CARROTS:
-        return p.car[i]
-    if q is Quantity.LETTUCES:
-        return p.let[i]
-    if q is Quantity.RANK:
-        return p.position(i)
-    return p.sq[i]
 
 
 def _player_is(p: Position, i: int, c: PlayerIs) -> bool:
@@ -261,7 +255,7 @@ def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Trie
         if option.condition is not None and not holds(p, i, option.condition):
             tried.append(option.if_false)
             continue
-        m = allowed(p, seat, i, option)
+        m = allowed(p, seat, i, option) if seat.shared else option.rule(p, i, option.action)
         if isinstance(m, str):
             tried.append(Tried(number=option.number, text=option.text, outcome="illegal", reason=m))
             continue
@@ -271,11 +265,10 @@ def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Trie
 
 
 def allowed(p: Position, seat: Seat, i: int, option: Option) -> MoveOrReason:
-    """The seat's action for its runner i, with what makes it illegal for that runner (it is
-    HOME, another runner of the seat must leave a lettuce square, only the stuck runner may
-    move off); the bonus the runner would draw on moving off may pay for the move."""
-    if not seat.shared:  # the seat's one runner: it is racing, and it is the one to move
-        return option.rule(p, i, option.action)
+    """Two runners to the seat: the action for its runner i, with what makes it illegal for that
+    runner (it is HOME, the other runner must leave a lettuce square, only the stuck runner may
+    move off); the bonus the runner would draw on moving off may pay for the move. (A seat's one
+    runner is racing and is the one to move: its action is the rule's alone.)"""
     if p.sq[i] == HOME:
         return f"{p.names[i]} is HOME"
     if p.only >= 0 and i != p.only:

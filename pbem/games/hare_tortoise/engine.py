@@ -311,8 +311,9 @@ def resolve_turn(
                     if sq[j] != HOME:
                         p.place[j] = p.n
                 break
-    runners = tuple(Runner(name=p.names[j], square=sq[j], carrots=p.car[j], lettuces=p.let[j], place=p.place[j],
-                           must=p.must[j], skip=bool(p.skip[j])) for j in range(p.n))
+    # in the order of Runner's fields: name, square, carrots, lettuces, place, must, skip
+    runners = tuple(Runner(p.names[j], sq[j], p.car[j], p.let[j], p.place[j], p.must[j], bool(p.skip[j]))
+                    for j in range(p.n))
     racing = _racing_seats(sq, state.per_seat)
     if over:
         first = state.first

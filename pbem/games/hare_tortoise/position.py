@@ -123,6 +123,8 @@ class Position:
         self.restart = rules.starting_carrots(len(state.runners))
         self.deck, self.used = list(state.deck), list(state.used)
         per = state.per_seat
+        #: two runners to a seat, sharing its supply
+        self.shared = per > 1
         self.n = n = len(state.runners)
         #: the seat that moves each runner
         self.seat_of = [j // per for j in range(n)]
@@ -201,7 +203,7 @@ class Position:
         cost = COST[target - s]
         c = self.car[i]
         if target == HOME:
-            if self.first_home(i):
+            if self.shared and self.first_home(i):
                 if c >= cost:
                     return (_RUN_HOME, HOME, cost, 0)
                 return f"HOME is {target - s} squares away and costs {cost} carrots, more than the {c} held"
@@ -236,7 +238,7 @@ class Position:
             if cost > c:
                 return None
             if target == HOME:
-                if (lettuces or c - cost > self.allowance[self.home_count]) and not self.first_home(i):
+                if (lettuces or c - cost > self.allowance[self.home_count]) and not (self.shared and self.first_home(i)):
                     return None
                 return (_RUN_HOME, HOME, cost, 0)
             if self.occ[target]:
