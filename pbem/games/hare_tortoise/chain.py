@@ -4,6 +4,7 @@ rules' moves, and a chain's first true and legal alternative with a record of ea
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -257,11 +258,18 @@ def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Trie
             continue
         m = allowed(p, seat, i, option) if seat.shared else option.rule(p, i, option.action)
         if isinstance(m, str):
-            tried.append(Tried(number=option.number, text=option.text, outcome="illegal", reason=m))
+            tried.append(_illegal(option.number, option.text, m))
             continue
         tried.append(option.if_taken)
         return m, i
     return None, -1
+
+
+@functools.lru_cache(maxsize=4096)
+def _illegal(number: int, text: str, reason: str) -> Tried:
+    """An alternative's record when its action is not allowed, for this reason: the same reasons
+    come back from slot to slot, and a record never changes."""
+    return Tried(number=number, text=text, outcome="illegal", reason=reason)
 
 
 def allowed(p: Position, seat: Seat, i: int, option: Option) -> MoveOrReason:
