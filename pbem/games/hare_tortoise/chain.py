@@ -137,6 +137,7 @@ def seat_orders(sheet: OrderSheet | None) -> SeatOrders:
 _COMPARE: dict[int, Callable[[int, int], bool]] = {id(cmp): op for cmp, op in (
     (Cmp.EQ, operator.eq), (Cmp.NE, operator.ne), (Cmp.LT, operator.lt), (Cmp.LE, operator.le),
     (Cmp.GT, operator.gt), (Cmp.GE, operator.ge))}
+# the quantities a comparison reads, as module globals (a member lookup on an enum class costs more)
 _CARROTS, _LETTUCES, _RANK = Quantity.CARROTS, Quantity.LETTUCES, Quantity.RANK
 
 
@@ -144,7 +145,14 @@ def holds(p: Position, i: int, cond: Condition) -> bool:
     """Whether the condition is true now for runner i (`I`, `MY SQUARE`, `CARROTS` are its)."""
     if isinstance(cond, Compare):
         q = cond.quantity  # what it reads of runner i
-        value = p.car[i] if q is _CARROTS else p.let[i] if q is _LETTUCES else p.position(i) if q is _RANK else p.sq[i]
+        if q is _CARROTS:
+            value = p.car[i]
+        elif q is _LETTUCES:
+            value = p.let[i]
+        elif q is _RANK:
+            value = p.position(i)
+        else:
+            value = p.sq[i]  # MY SQUARE
         return _COMPARE[id(cond.cmp)](value, cond.value)
     if isinstance(cond, And):
         for part in cond.parts:

@@ -7,9 +7,7 @@ from collections.abc import Sequence
 from pbem.games.chance import Chance
 from pbem.games.hare_tortoise.board import HOME, START, Kind
 from pbem.games.hare_tortoise.chain import hare_choice
-from pbem.games.hare_tortoise.orders.model import (
-    HareChoice,
-)
+from pbem.games.hare_tortoise.orders.model import HareChoice
 from pbem.games.hare_tortoise.position import COST, Position
 from pbem.games.hare_tortoise.resolution import HareRoll
 from pbem.games.hare_tortoise.rules import Card, HareDeck, HareEffect
@@ -33,7 +31,9 @@ def _free_move(p: Position, i: int, squares: Sequence[int], ahead: bool) -> str:
 
 
 def hare_square(p: Position, i: int, chance: Chance, paid: int) -> tuple[HareRoll, bool]:
-    """The hare table: one die plus the runner's position, right after landing and paying."""
+    """What the hare square runner i landed on does, right after landing and paying: the hare
+    table (one die plus the runner's position), or a card of the hare deck. Returns the record of
+    the throw or card and whether an extra slot follows at once."""
     if p.rules.deck is not None:
         return _card(p, i, chance, paid, p.rules.deck)
     s = p.sq[i]
