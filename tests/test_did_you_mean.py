@@ -1,5 +1,6 @@
 """Every game answers an unknown word near one of its own with 'did you mean', in the answer a
-player gets: each word of the game's order template, misspelt, is named back spelt right."""
+player gets: each word of the game's good order lines, misspelt (the line's first word too), is
+named back spelt right."""
 
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ def misspelt(word: str) -> tuple[str, ...]:
 
 def typo_lines(lines: list[str], seats: list[str]) -> list[tuple[str, str]]:
     """(line with one word misspelt, the word spelt right), once for every word of `lines` that can
-    be misspelt: not a line's first word (it says what the line is), no name, no number."""
+    be misspelt: four letters or more (three for a line's first word, which says what the line
+    is), no name."""
     out: list[tuple[str, str]] = []
     done: set[str] = set()
     names = {s.upper() for s in seats}
     for line in lines:
         for k, m in enumerate(re.finditer(r"[A-Za-z]+", line)):
             word = m.group().upper()
-            if k == 0 or len(word) < 4 or word in names or word in done:
+            if len(word) < (3 if k == 0 else 4) or word in names or word in done:
                 continue
             done.add(word)
             out += [(line[:m.start()] + wrong + line[m.end():], word) for wrong in misspelt(word)]
@@ -76,7 +78,8 @@ def test_an_unknown_word_gets_did_you_mean_in_the_answer(folder: Folder, kind: s
 
 def test_the_typos_are_one_edit_from_the_word() -> None:
     assert misspelt("TAKE") == ("TKAE", "TAKEE")
-    assert typo_lines(["MOVE: NEXT", "HARE: TAKE", "MOVE 2: IF Ann IS AHEAD THEN NEXT"], ["Ann"]) == [
-        ("MOVE: NXET", "NEXT"), ("MOVE: NEXTT", "NEXT"), ("HARE: TKAE", "TAKE"), ("HARE: TAKEE", "TAKE"),
+    assert typo_lines(["MOVE: NEXT", "BID 7", "MOVE 2: IF Ann IS AHEAD THEN NEXT"], ["Ann"]) == [
+        ("MVOE: NEXT", "MOVE"), ("MOVEE: NEXT", "MOVE"), ("MOVE: NXET", "NEXT"), ("MOVE: NEXTT", "NEXT"),
+        ("BDI 7", "BID"), ("BIDD 7", "BID"),
         ("MOVE 2: IF Ann IS AEHAD THEN NEXT", "AHEAD"), ("MOVE 2: IF Ann IS AHEADD THEN NEXT", "AHEAD"),
         ("MOVE 2: IF Ann IS AHEAD TEHN NEXT", "THEN"), ("MOVE 2: IF Ann IS AHEAD THENN NEXT", "THEN")]

@@ -14,6 +14,7 @@ from pbem.orders import (
     Cmp,
     ErrorKind,
     Lexicon,
+    Misspelt,
     Mistake,
     Not,
     Or,
@@ -27,6 +28,7 @@ from pbem.orders import (
     evaluate_chain,
     holds,
     known_mistake,
+    misspelt_line_word,
     suggest,
     tokenize,
 )
@@ -109,3 +111,15 @@ def test_typical_mistakes_are_spotted_by_their_words() -> None:
     table = (Mistake(("NEXT", "HARE", "#"), "only NEXT NUMBER takes a number"),)
     assert known_mistake(["MOVE", "NEXT", "HARE", "3"], table) == "only NEXT NUMBER takes a number"
     assert known_mistake(["MOVE", "NEXT", "HARE"], table) is None
+
+
+def test_a_misspelt_first_word_is_found_when_the_line_reads_as_an_order_spelt_right() -> None:
+    def reads(text: str) -> bool:
+        return text.split()[1:2] == ["FOX"]
+
+    found = misspelt_line_word("  PALY FOX", ("PLAY", "BET"), reads)
+    assert found == Misspelt(3, "PALY", "PLAY")
+    assert found.reason() == "unknown word 'PALY' — did you mean PLAY?"
+    assert misspelt_line_word("Best regards", ("PLAY", "BET"), reads) is None  # near BET, but no order
+    assert misspelt_line_word("PLAY FOX", ("PLAY", "BET"), reads) is None  # a line word already
+    assert misspelt_line_word("Hello FOX", ("PLAY", "BET"), reads) is None  # near none

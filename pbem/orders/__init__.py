@@ -18,7 +18,9 @@ Stable API (a game imports these names from `pbem.orders`):
   TAKEN, CONDITION_FALSE or NOT_ALLOWED (with the game's reason value).
 - Did you mean: `suggest(word, vocabulary)` (nearest word within two edits, or None),
   `did_you_mean(word, vocabulary)` (" — did you mean X?" or ""), `distance(a, b)`; a game's
-  table of typical mistakes is a tuple of `Mistake(pattern, hint)` read by `known_mistake`.
+  table of typical mistakes is a tuple of `Mistake(pattern, hint)` read by `known_mistake`;
+  `misspelt_line_word(text, line_words, reads)` finds a line whose first word is a misspelt line
+  word (`Misspelt(column, word, meant)` with its `reason()`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,15 @@ from __future__ import annotations
 from pbem.orders.chain import Attempt, ChainResult, Outcome, evaluate_chain
 from pbem.orders.conditions import SIGNS, And, Brackets, Cmp, Condition, Not, Or, all_of, any_of, condition_text, holds
 from pbem.orders.errors import ErrorKind, OrderError, caret
-from pbem.orders.suggest import Mistake, did_you_mean, distance, known_mistake, suggest
+from pbem.orders.suggest import (
+    Misspelt,
+    Mistake,
+    did_you_mean,
+    distance,
+    known_mistake,
+    misspelt_line_word,
+    suggest,
+)
 from pbem.orders.tokens import DEFAULT_LEXICON, Lexicon, Token, TokenKind, tokenize
 
 __all__ = [
@@ -40,6 +50,7 @@ __all__ = [
     "Condition",
     "ErrorKind",
     "Lexicon",
+    "Misspelt",
     "Mistake",
     "Not",
     "Or",
@@ -56,6 +67,7 @@ __all__ = [
     "evaluate_chain",
     "holds",
     "known_mistake",
+    "misspelt_line_word",
     "suggest",
     "tokenize",
 ]

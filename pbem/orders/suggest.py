@@ -4,7 +4,7 @@ typical mistakes a game knows by heart."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 MAX_WORD = 40  # characters of a word compared: longer words are cut, so a suggestion costs O(1) per entry
@@ -82,3 +82,32 @@ def _matches(pattern: Sequence[str], words: Sequence[str]) -> bool:
 def known_mistake(words: Sequence[str], mistakes: Iterable[Mistake]) -> str | None:
     """The hint of the first typical mistake the line's words (upper case) show, or None."""
     return next((m.hint for m in mistakes if _matches(m.pattern, words)), None)
+
+
+@dataclass(frozen=True)
+class Misspelt:
+    """A line's first word misspelt: where it starts, as written, and the line word it stands for."""
+
+    column: int
+    word: str
+    meant: str
+
+    def reason(self) -> str:
+        return f"unknown word {self.word!r} — did you mean {self.meant}?"
+
+
+def misspelt_line_word(text: str, line_words: Sequence[str], reads: Callable[[str], bool]) -> Misspelt | None:
+    """When a line starts with a word that is no line word (`SNED 5` for SEND) but near one, and
+    the line `reads` as an order with that word spelt right: the misspelling. A greeting near a
+    line word (`Sent from my phone` near SEND) does not read as an order, and stays a greeting."""
+    start = len(text) - len(text.lstrip(" "))
+    end = start
+    while end < len(text) and end - start <= MAX_WORD and text[end].isalpha():
+        end += 1
+    word = text[start:end]
+    if not word or word.upper() in line_words:
+        return None
+    meant = suggest(word, line_words)
+    if meant is None or not reads(text[:start] + meant + text[end:]):
+        return None
+    return Misspelt(start + 1, word, meant)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pbem.games.badger_bunny.cards import EXCUSE, Card, Deck
-from pbem.games.badger_bunny.events import Event, Kind, Refusal, Tried, Why
+from pbem.games.badger_bunny.events import Event, Kind, LineKind, Refusal, Tried, Used, Why
 from pbem.games.badger_bunny.orders import (
     PASS_CHAIN,
     Action,
@@ -233,7 +233,7 @@ class _Lines:
     orders: BadgerOrders | None
     used: int = 0
 
-    def next(self) -> tuple[Chain | None, str] | None:
+    def next(self) -> tuple[Chain | None, Used] | None:
         """The chain of the next turn line (None for a rejected line), else DEFAULT, else None."""
         if self.orders is None:
             return None
@@ -241,10 +241,10 @@ class _Lines:
             line = self.orders.turns[self.used]
             self.used += 1
             if line.chain is None:
-                return None, f"turn line {self.used} (line {line.line}, rejected: PASS)"
-            return line.chain, f"turn line {self.used} (line {line.line})"
+                return None, Used(LineKind.REJECTED, self.used, line.line)
+            return line.chain, Used(LineKind.TURN_LINE, self.used, line.line)
         if self.orders.default is not None:
-            return self.orders.default, "DEFAULT"
+            return self.orders.default, Used(LineKind.DEFAULT)
         return None
 
 
@@ -280,11 +280,11 @@ def _end(race: Race, names: Sequence[str], blocked: bool, winner: int | None) ->
 
 
 def _pass(race: Race, deck: Deck, seat: int, names: Sequence[str], events: list[Event], *, forced: bool,
-          line: str, tried: tuple[Tried, ...]) -> Race:
+          used: Used, tried: tuple[Tried, ...]) -> Race:
     dead = race.series is None and not race.decks[0] and not race.decks[1]
     was_dead = race.last is Last.DEAD
-    events.append(Event(Kind.PASS, seat, names[seat], f"{names[seat]} passes", forced=forced, line=line,
-                        tried=tried))
+    events.append(Event(Kind.PASS, seat, names[seat], f"{names[seat]} passes", forced=forced, tried=tried,
+                        used=used))
     race = replace(race, series=None, last=Last.DEAD if dead else Last.PASS, act=1 - seat, drawn=False)
     h = race.hare
     if not race.decks[race.tortoise]:
@@ -304,7 +304,7 @@ def _pass(race: Race, deck: Deck, seat: int, names: Sequence[str], events: list[
     return race
 
 
-def _play(race: Race, seat: int, s: Set, names: Sequence[str], events: list[Event], *, line: str,
+def _play(race: Race, seat: int, s: Set, names: Sequence[str], events: list[Event], *, used: Used,
           tried: tuple[Tried, ...]) -> Race:
     hand = list(race.hands[seat])
     for c in s.cards:
@@ -314,7 +314,7 @@ def _play(race: Race, seat: int, s: Set, names: Sequence[str], events: list[Even
     tokens = " ".join(c.token for c in s.cards)
     events.append(Event(Kind.PLAY, seat, names[seat], f"{names[seat]} plays a {s.kind.value} {tokens} "
                         f"(rank {s.final.rank.word}; {s.cards[0].token} {s.connects})",
-                        cards=tuple(c.token for c in s.cards), line=line, tried=tried))
+                        cards=tuple(c.token for c in s.cards), tried=tried, used=used))
     if not race.hands[seat] and not race.decks[seat]:
         race, end = _end(race, names, False, seat)
         events.append(end)
@@ -348,22 +348,21 @@ def run(state: State, sheets: Sequence[BadgerOrders | None], *, max_turns: int |
             if got:  # an empty deck draws nothing, and the report says nothing of it
                 events.append(_draw_event(race, p, names, got, ""))
         if not has_legal_set(race, deck, p):
-            race = _pass(race, deck, p, names, events, forced=True, line="forced pass: no legal set (no line used)",
-                         tried=())
+            race = _pass(race, deck, p, names, events, forced=True, used=Used(LineKind.FORCED), tried=())
         else:
             got_line = lines[p].next()
             if got_line is None:
                 if turns > 0:
                     break
-                got_line = PASS_CHAIN, "no line: PASS"
+                got_line = PASS_CHAIN, Used(LineKind.NO_LINE)
             chain, which = got_line
             if chain is None:
                 chain = PASS_CHAIN
             chosen, tried = choose(race, deck, p, chain)
             if chosen is None:
-                race = _pass(race, deck, p, names, events, forced=False, line=which, tried=tried)
+                race = _pass(race, deck, p, names, events, forced=False, used=which, tried=tried)
             else:
-                race = _play(race, p, chosen, names, events, line=which, tried=tried)
+                race = _play(race, p, chosen, names, events, used=which, tried=tried)
         turns += 1
     for seat in (0, 1):
         orders = sheets[seat]

@@ -68,6 +68,26 @@ class Tried:
         return cls(str(data["action"]), Outcome(data["outcome"]), reason)
 
 
+class LineKind(enum.Enum):
+    """Which of her lines a turn used."""
+
+    TURN_LINE = "turn line"
+    REJECTED = "rejected"  # a turn line that was rejected: the turn passes
+    DEFAULT = "default"
+    NO_LINE = "no line"  # none left for the run's first turn: PASS
+    FORCED = "forced"  # a forced pass: no legal set, no line used
+
+
+@dataclass(frozen=True)
+class Used:
+    """The line a turn used: its kind, its place among the turn lines (1 for the first) and its
+    line on the sheet."""
+
+    kind: LineKind
+    index: int = 0
+    line: int = 0
+
+
 @dataclass(frozen=True)
 class Event:
     kind: Kind
@@ -79,12 +99,13 @@ class Event:
     # private to `seat` -------------------------------------------------------------------
     drawn: tuple[str, ...] = ()  # the cards drawn, or the hare's hand at set-up
     forced: bool | None = None
-    line: str = ""  # which of her lines the turn used
+    line: str = ""  # which of her lines the turn used, in words (turns stored before `used`)
     tried: tuple[Tried | str, ...] = ()  # every alternative tried (words, in turns stored before records)
     notes: tuple[str, ...] = ()
+    used: Used | None = None  # which of her lines the turn used
 
     def redacted(self) -> Event:
-        return replace(self, drawn=(), forced=None, line="", tried=(), notes=())
+        return replace(self, drawn=(), forced=None, line="", tried=(), notes=(), used=None)
 
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -92,6 +113,10 @@ class Event:
         for key in ("cards", "drawn", "notes"):
             data[key] = list(data[key])
         data["tried"] = [t if isinstance(t, str) else t.to_json() for t in self.tried]
+        if self.used is None:
+            del data["used"]  # the shape of a turn stored before `used`
+        else:
+            data["used"] = {"kind": self.used.kind.value, "index": self.used.index, "line": self.used.line}
         return data
 
     @classmethod
@@ -101,4 +126,6 @@ class Event:
         for key in ("cards", "drawn", "notes"):
             values[key] = tuple(values[key])
         values["tried"] = tuple(Tried.from_json(t) for t in values["tried"])
+        used = values.get("used")
+        values["used"] = None if used is None else Used(LineKind(used["kind"]), int(used["index"]), int(used["line"]))
         return cls(**values)

@@ -22,10 +22,12 @@ from pbem.orders import (
     Or,
     OrderError,
     Token,
+    TokenKind,
     all_of,
     any_of,
     condition_text,
     known_mistake,
+    misspelt_line_word,
     suggest,
     tokenize,
 )
@@ -137,7 +139,6 @@ class BadgerOrders:
 LEXICON = Lexicon(word_chars="-_", signs=("<=", ">=", "!=", "<", ">", "=", "!"), aliases={},
                   refused={"!": "'!' must be followed by '=' (write != for 'is not')"}, punctuation="(),:",
                   strict=True)
-Tok = Token
 
 
 def tokenize_line(text: str) -> list[Token]:
@@ -402,7 +403,11 @@ def read_line(text: str, deck: Deck) -> LineReading:
     stripped = text[:MAX_LINE + 1]
     first = stripped.split(" ", 1)[0].split(":", 1)[0].upper()
     if first not in ORDER_WORDS:
-        return LineReading("ignored", None)
+        misspelt = misspelt_line_word(stripped, ORDER_WORDS, lambda fixed: _reads(fixed, deck))
+        if misspelt is None:
+            return LineReading("ignored", None)
+        kind = "default" if misspelt.meant == "DEFAULT" else "turn"
+        return LineReading(kind, None, error=OrderError(misspelt.column, misspelt.reason()))
     kind = "default" if first == "DEFAULT" else "turn"
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
@@ -418,9 +423,16 @@ def read_line(text: str, deck: Deck) -> LineReading:
             raise OrderError(colon.column, "a colon may only follow the first word of a line")
         chain = _Parser(toks, deck, len(text) + 1).chain()
     except OrderError as err:
-        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is Rejection.INVALID and toks else None
+        words = [t.text for t in toks if t.kind is not TokenKind.PUNCT]
+        hint = known_mistake(words, MISTAKES) if err.kind is Rejection.INVALID else None
         return LineReading(kind, None, error=err if hint is None else OrderError(err.column, hint))
     return LineReading(kind, chain, f"DEFAULT {chain.text}" if kind == "default" else chain.text)
+
+
+def _reads(text: str, deck: Deck) -> bool:
+    """Whether `text` reads as an order line (allowed now or not)."""
+    reading = read_line(text, deck)
+    return reading.kind != "ignored" and (reading.error is None or reading.error.kind is not Rejection.INVALID)
 
 
 def parse_lines(lines: tuple[Line, ...], deck: Deck) -> tuple[BadgerOrders, list[tuple[Line, LineReading]]]:

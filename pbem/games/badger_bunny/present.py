@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.badger_bunny.cards import card
-from pbem.games.badger_bunny.events import Event, Kind, Refusal, Tried, Why
+from pbem.games.badger_bunny.events import Event, Kind, LineKind, Refusal, Tried, Used, Why
 from pbem.games.badger_bunny.picture import SUIT_STYLE, race_svg, rank_mark
 from pbem.games.badger_bunny.view import View
 from pbem.games.base import Parsed
@@ -139,6 +139,16 @@ def tried_words(tried: Sequence[Tried | str]) -> list[str]:
     return out
 
 
+def used_words(used: Used) -> str:
+    """Which line a turn used, in words."""
+    if used.kind is LineKind.TURN_LINE:
+        return f"turn line {used.index} (line {used.line})"
+    if used.kind is LineKind.REJECTED:
+        return f"turn line {used.index} (line {used.line}, rejected: PASS)"
+    return {LineKind.DEFAULT: "DEFAULT", LineKind.NO_LINE: "no line: PASS",
+            LineKind.FORCED: "forced pass: no legal set (no line used)"}[used.kind]
+
+
 def event_details(e: Event) -> tuple[str, ...]:
     """The private lines of an event (present only when the reader may see them)."""
     out: list[str] = []
@@ -148,8 +158,9 @@ def event_details(e: Event) -> tuple[str, ...]:
         out.append(f"drawn: {' '.join(e.drawn)}")
     if e.forced:
         out.append("a forced pass: no legal set")
-    if e.line and not e.forced:
-        out.append(f"used: {e.line}")
+    line = e.line if e.used is None else used_words(e.used)
+    if line and not e.forced:
+        out.append(f"used: {line}")
     out += [f"tried {t}" for t in tried_words(e.tried)]
     out += list(e.notes)
     if e.kind is Kind.END:

@@ -38,7 +38,7 @@ from pbem.games.card_race.cards import (
     sort_cards,
 )
 from pbem.games.card_race.orders import KIND_HOWL, Chain, Orders, Play, condition_holds, condition_words, kind_word
-from pbem.games.card_race.resolution import Event, Kind, NotAllowed, Refusal, Tried
+from pbem.games.card_race.resolution import Event, Kind, LineUsed, NotAllowed, Refusal, Source, Tried
 from pbem.games.card_race.state import State
 from pbem.games.chance import Chance
 from pbem.orders import evaluate_chain
@@ -237,18 +237,18 @@ def _second_bets(state: State, w: _Work, orders: Mapping[int, Orders]) -> None:
         w.events.append(Event(Kind.BET, seat, f"{state.seats[seat]} sets aside a second bet", (), tuple(private)))
 
 
-def _chain_for(sheet: Orders | None, k: int) -> tuple[Chain | None, str]:
+def _chain_for(sheet: Orders | None, k: int) -> tuple[Chain | None, Source]:
     """The chain for a player's k-th card turn (0-based), and which line it is."""
     if sheet is None:
-        return None, "no sheet: the default play"
+        return None, Source(LineUsed.NO_SHEET)
     if k < len(sheet.plays):
         line = sheet.plays[k]
         if line.chain is None:
-            return None, f"play line on line {line.line} was rejected: the default play"
-        return line.chain, f"play line {k + 1} (line {line.line})"
+            return None, Source(LineUsed.REJECTED, line.line)
+        return line.chain, Source(LineUsed.PLAY_LINE, line.line, k + 1)
     if sheet.default is not None:
-        return sheet.default, f"the DEFAULT line (line {sheet.default_line})"
-    return None, "no play line left and no DEFAULT line: the default play"
+        return sheet.default, Source(LineUsed.DEFAULT, sheet.default_line)
+    return None, Source(LineUsed.NONE_LEFT)
 
 
 def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Chance, limit: int | None) -> bool:
@@ -269,7 +269,7 @@ def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Cha
         if chain is not None:
             play, tried = choose(chain, hand, w.table)
             if play is None:
-                source += "; no alternative was true and legal: the default play"
+                source = replace(source, fell_back=True)
         if play is None:
             play = default_play(hand)
             if play is not None and illegal(play, hand, w.table) is not None:

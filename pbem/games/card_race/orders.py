@@ -416,7 +416,8 @@ def read_chain(text: str, *, apprentice: bool, skip_first: bool) -> Chain:
     try:
         return _Reader(toks, len(text) + 1, apprentice).chain()
     except OrderError as err:
-        hint = known_mistake([t.text for t in toks], MISTAKES) if err.kind is ErrorKind.INVALID else None
+        words = [t.text for t in toks if t.kind is not TokenKind.PUNCT]
+        hint = known_mistake(words, MISTAKES) if err.kind is ErrorKind.INVALID else None
         if hint is None:
             raise
         raise OrderError(err.column, hint) from None

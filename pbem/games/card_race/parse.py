@@ -19,7 +19,7 @@ from pbem.games.card_race.orders import (
     read_race,
 )
 from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected
-from pbem.orders import ErrorKind, OrderError
+from pbem.orders import ErrorKind, OrderError, misspelt_line_word
 
 
 def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[Orders, tuple[Echo, ...]]:
@@ -36,7 +36,13 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
         text = line.text
         word = first_word(text)
         if word not in LINE_WORDS:
-            echo.append(Ignored(line.number, line.raw))
+            misspelt = misspelt_line_word(text, LINE_WORDS, lambda fixed: _reads(fixed, ruleset, betting))
+            if misspelt is None:
+                echo.append(Ignored(line.number, line.raw))
+                continue
+            if misspelt.meant in ("PLAY", "IF"):
+                plays.append(PlayLine(line.number, None))  # it still takes its card turn
+            echo.append(Rejected(line.number, misspelt.column, line.raw, misspelt.reason()))
             continue
         try:
             if len(text) > MAX_LINE:
@@ -66,3 +72,9 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
             echo.append(Rejected(line.number, err.column, line.raw, err.reason, err.kind))
     orders = Orders(bet, tuple(plays), default, race, bet_line, default_line)
     return orders, tuple(echo)
+
+
+def _reads(text: str, ruleset: str, betting: bool) -> bool:
+    """Whether `text` reads as an order line (allowed now or not)."""
+    (echo,) = parse_lines((Line(0, text, text),), ruleset=ruleset, betting=betting)[1]
+    return isinstance(echo, Accepted) or (isinstance(echo, Rejected) and echo.kind is not ErrorKind.INVALID)

@@ -20,7 +20,7 @@ from pbem.games.card_race.cards import (
 )
 from pbem.games.card_race.engine import MAX_ANIMAL, MAX_TABLE
 from pbem.games.card_race.picture import COLORS, race_svg
-from pbem.games.card_race.resolution import Event, Kind, NotAllowed, Refusal, Tried
+from pbem.games.card_race.resolution import Event, Kind, LineUsed, NotAllowed, Refusal, Source, Tried
 from pbem.games.card_race.view import View
 from pbem.games.present import Letter, Part, Picture, Presenter, Reader
 from pbem.orders import Outcome
@@ -145,9 +145,21 @@ def tried_words(tried: Tried) -> str:
     return f"{tried.order}: played"
 
 
+def source_words(source: Source) -> str:
+    """Which line a card turn used, in words."""
+    used = source.used
+    words = ("no sheet: the default play" if used is LineUsed.NO_SHEET else
+             f"play line on line {source.line} was rejected: the default play" if used is LineUsed.REJECTED else
+             f"play line {source.index} (line {source.line})" if used is LineUsed.PLAY_LINE else
+             f"the DEFAULT line (line {source.line})" if used is LineUsed.DEFAULT else
+             "no play line left and no DEFAULT line: the default play")
+    return words + ("; no alternative was true and legal: the default play" if source.fell_back else "")
+
+
 def private_lines(event: Event) -> tuple[str, ...]:
     """The owner's lines of an event: the line a card turn used, what it tried, then the rest."""
-    return ((event.source,) if event.source else ()) + tuple(tried_words(t) for t in event.tried) + event.private
+    used = () if event.source is None else (source_words(event.source),)
+    return used + tuple(tried_words(t) for t in event.tried) + event.private
 
 
 def event_lines(event: Event, *, private: bool) -> list[str]:

@@ -67,6 +67,34 @@ class Tried:
                    None if why is None else NotAllowed.from_json(why))
 
 
+class LineUsed(enum.Enum):
+    """Which of her lines a card turn used."""
+
+    NO_SHEET = "no sheet"  # she sent none: the default play
+    REJECTED = "rejected"  # its play line was rejected: the default play
+    PLAY_LINE = "play line"
+    DEFAULT = "default"  # her DEFAULT line
+    NONE_LEFT = "none left"  # no play line left and no DEFAULT line: the default play
+
+
+@dataclass(frozen=True)
+class Source:
+    """The line a card turn used: which (`index`: the play line's place, 1 for the first), on which
+    sheet line, and whether none of its alternatives was true and legal (the default play then)."""
+
+    used: LineUsed
+    line: int = 0
+    index: int = 0
+    fell_back: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"used": self.used.value, "line": self.line, "index": self.index, "fell_back": self.fell_back}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Source:
+        return cls(LineUsed(data["used"]), int(data["line"]), int(data["index"]), bool(data["fell_back"]))
+
+
 @dataclass(frozen=True)
 class Event:
     """One event of a mail turn. `seat` owns `private`, `source` and `tried` (None: nobody); the
@@ -82,7 +110,7 @@ class Event:
     played: tuple[str, ...] = ()
     table: tuple[str, ...] = ()
     number: int = 0  # the card turn's number in the cycle
-    source: str = ""
+    source: Source | None = None
     tried: tuple[Tried, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
@@ -91,13 +119,14 @@ class Event:
             "private": list(self.private), "played": "".join(self.played), "table": "".join(self.table),
             "number": self.number,
         }
-        if self.source or self.tried:
-            data["source"] = self.source
+        if self.source is not None:
+            data["source"] = self.source.to_json()
             data["tried"] = [t.to_json() for t in self.tried]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
         return cls(Kind(data["kind"]), data["seat"], data["text"], tuple(data["details"]), tuple(data["private"]),
-                   tuple(data["played"]), tuple(data["table"]), int(data["number"]), str(data.get("source", "")),
+                   tuple(data["played"]), tuple(data["table"]), int(data["number"]),
+                   None if data.get("source") is None else Source.from_json(data["source"]),
                    tuple(Tried.from_json(t) for t in data.get("tried", ())))

@@ -72,7 +72,7 @@ def view(state: State, viewer: Viewer) -> View:
 def redact(event: Event, viewer: Viewer) -> Event:
     if viewer.may_see(event.seat):
         return event
-    return replace(event, private=(), source="", tried=())
+    return replace(event, private=(), source=None, tried=())
 
 
 def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> tuple[State, tuple[Event, ...]]:
@@ -90,7 +90,8 @@ def vary_hidden(state: State, events: Sequence[Event], seat: int, seed: int) -> 
     varied = replace(state, hands=swap(state.hands, hand), starts=swap(state.starts, starts),  # type: ignore[arg-type]
                      bets=swap(state.bets, bet))  # type: ignore[arg-type]
     out = tuple(replace(e, private=tuple(f"{line} [{seed}]" for line in e.private) + (f"varied {seed}",),
-                        source=f"{e.source} [{seed}]" if e.source else "", tried=e.tried[::-1])
+                        source=None if e.source is None else replace(e.source, line=e.source.line + seed),
+                        tried=e.tried[::-1])
                 if e.seat == seat else e for e in events)
     # whether her lines lapsed (or were rejected) at all is hers to know: a note comes or goes
     if any(e.kind is Kind.NOTE and e.seat == seat for e in events):

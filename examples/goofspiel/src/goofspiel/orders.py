@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from goofspiel.rules import CARDS, COMPARE, Bid, Bids, Condition
 from pbem.games.sheet import Accepted, Echo, Ignored, Line, Rejected, Rejection
-from pbem.orders import did_you_mean
+from pbem.orders import did_you_mean, misspelt_line_word
 
 FORM = "write BID and a card (1 to 13, HIGHEST, LOWEST or PRIZE), then perhaps IF PRIZE >= 10"
 WORDS = ("HIGHEST", "LOWEST", "PRIZE")
@@ -65,6 +65,10 @@ def parse_lines(lines: Sequence[Line], hand: tuple[int, ...]) -> tuple[Bids, tup
     echo: list[Echo] = []
     for line in lines:
         if line.text.split(" ", 1)[0].upper() != "BID":
+            misspelt = misspelt_line_word(line.text, ("BID",), lambda fixed: _reads(fixed, hand))
+            if misspelt is not None:  # BDI 5: a bid with its first word misspelt
+                echo.append(Rejected(line.number, misspelt.column, line.raw, misspelt.reason()))
+                continue
             # no order at all (a greeting, a sign-off): a mail of such lines is no sheet
             echo.append(Ignored(line.number, line.raw))
             continue
@@ -75,3 +79,9 @@ def parse_lines(lines: Sequence[Line], hand: tuple[int, ...]) -> tuple[Bids, tup
             bids.append(read)
             echo.append(Accepted(line.number, line.raw, read.canonical))
     return Bids(tuple(bids)), tuple(echo)
+
+
+def _reads(text: str, hand: tuple[int, ...]) -> bool:
+    """Whether `text` reads as a bid (allowed now or not)."""
+    read = read_line(Line(0, text, text), hand)
+    return not isinstance(read, Rejected) or read.kind is not Rejection.INVALID

@@ -47,6 +47,7 @@ from pbem.orders import (
     caret,
     did_you_mean,
     known_mistake,
+    misspelt_line_word,
     suggest,
     tokenize,
 )
@@ -349,7 +350,7 @@ MISTAKES = (
     Mistake(("IS", "NOT", "EMPTY"), "a square is FREE or OCCUPIED: write SQUARE 5 IS OCCUPIED"),
     Mistake(("ON", "SQUARE"), "IS ON takes the square's number alone: write ANN IS ON 5"),
     Mistake(("GO", "TO"), "write TO 5 (TO is the whole move; there is no GO)"),
-    Mistake(("MOVE", "TO"), "write MOVE: TO 5 (the colon after MOVE, or nothing)"),
+    Mistake(("MOVE", "MOVE"), "write MOVE once, at the start of the line: MOVE: TO 5"),
     Mistake(("AM", "1ST"), "write I AM FIRST (or I AM LAST; for other places, RANK = 2)"),
     Mistake(("AM", "#"), "write I AM FIRST or I AM LAST; for another place, RANK = 2"),
     Mistake(("HARE", "YES"), "a HARE line names the choice itself: HARE: TAKE"),
@@ -364,7 +365,7 @@ _LEXICON = Lexicon(word_chars="")
 
 def _words(text: str) -> list[str]:
     try:
-        return [t.text for t in tokenize(text, _LEXICON)]
+        return [t.text for t in tokenize(text, _LEXICON) if t.kind is not TokenKind.PUNCT]
     except OrderError:
         return []
 
@@ -614,6 +615,18 @@ def parse_sheet(text: str, players: Sequence[str], dialect: Dialect = DEFAULT_DI
     )
 
 
+_LINE_WORDS = ("MOVE", "DEFAULT", "HARE")
+
+
+def _reads(text: str, players: Sequence[str], two: TwoPlayer | None) -> bool:
+    """Whether `text` reads as an order line (allowed now or not)."""
+    try:
+        parse_order_line(text, players, two=two)
+    except OrderError as err:
+        return err.kind is not RejectionKind.INVALID
+    return True
+
+
 def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect = DEFAULT_DIALECT,
                 two: TwoPlayer | None = None) -> OrderSheet:
     """The orders of a sheet's lines (headers, quotes and signature already taken off)."""
@@ -661,6 +674,13 @@ def parse_lines(lines: Sequence[Line], players: Sequence[str], dialect: Dialect 
                 if len(hare_chain) == 1 and hare_chain[0].condition is None:
                     hare = hare_chain[0].choice
                 accepted.append(SheetLine(number, raw, f"HARE: {hare_text(hare_chain)}"))
+            continue
+        misspelt = misspelt_line_word(line, _LINE_WORDS, lambda fixed: _reads(fixed, players, two))
+        if misspelt is not None:
+            rejected.append(RejectedLine(number, misspelt.column, raw, misspelt.reason(),
+                                         _caret(line, misspelt.column), RejectionKind.INVALID))
+            if misspelt.meant == "MOVE":
+                moves.append(MoveOrder(None, number, raw))  # it still takes its slot
             continue
         ignored.append(SheetLine(number, raw, line))
     return OrderSheet(
