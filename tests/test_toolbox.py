@@ -101,6 +101,20 @@ def test_order_lint_warns_and_rejects_nothing(gm: Path) -> None:
     assert "REJECTED" not in text
 
 
+def test_lint_warns_of_a_move_onto_a_tortoise_square_ahead(gm: Path) -> None:
+    """A forward move never ends on a tortoise square: `TO 11` from START is always skipped, and
+    the acknowledgement says so before the turn, as it does for `STAY` off a carrot square."""
+    body = "GAME race\nSECRET AAA-111\nMOVE: TO 11 ELSE TO 2\nMOVE: TO 11\n"
+    out, mails = mail(gm, "ann@example.org", body, "l3@x")
+    assert "accepted" in out
+    text = text_of(mails[0])
+    assert ("MOVE 1 (line 3), alternative 1 `TO 11`: square 11 is a tortoise square ahead of you, and a tortoise "
+            "square is reached only by falling back, so this alternative is always skipped") in text
+    # MOVE 2 is not warned: the runner may stand beyond square 11 by then, and fall back to it
+    assert text.count("is a tortoise square ahead of you") == 1
+    assert "REJECTED" not in text
+
+
 def test_lint_warns_of_slots_left_to_the_default_move(gm: Path) -> None:
     _, mails = mail(gm, "ann@example.org", "GAME race\nSECRET AAA-111\nMOVE: TO 2\n", "l2@x")
     assert "the default move plays there" in text_of(mails[0])

@@ -1,9 +1,10 @@
 """Order lint: warnings about a sheet that parsed, never reasons to reject it.
 
 An alternative that can never be taken (a part of its condition contradicts an earlier part:
-`CARROTS > 20 AND CARROTS < 10`, `Bob IS ON 5 AND Bob IS NOT ON 5`; `STAY` off a carrot square; a `TO` behind the runner that is
-not a tortoise square), more `MOVE` lines than the seat has slots, and slots left to the
-default move.
+`CARROTS > 20 AND CARROTS < 10`, `Bob IS ON 5 AND Bob IS NOT ON 5`; `STAY` off a carrot square;
+a `TO` behind the runner that is not a tortoise square; a `TO` onto a tortoise square ahead, which
+is reached only by falling back), more `MOVE` lines than the seat has slots, and slots left to
+the default move.
 """
 
 from __future__ import annotations
@@ -88,10 +89,14 @@ def _chain_warnings(rules: Ruleset, state: State, seat: int, chain: Chain, label
         if first and action.kind is ActionKind.STAY and board.kind(square) is not Kind.CARROT:
             out.append(f"{where}: STAY is allowed only on a carrot square, and you are on "
                        f"{'START' if square == 0 else f'square {square}'}")
-        if first and action.kind is ActionKind.TO and action.square is not None and action.square < square \
-                and board.kind(action.square) is not Kind.TORTOISE:
-            out.append(f"{where}: square {action.square} is behind you and not a tortoise square, "
-                       "so it can never be reached")
+        if first and action.kind is ActionKind.TO and action.square is not None:
+            tortoise = board.kind(action.square) is Kind.TORTOISE
+            if action.square < square and not tortoise:
+                out.append(f"{where}: square {action.square} is behind you and not a tortoise square, "
+                           "so it can never be reached")
+            elif action.square > square and tortoise:
+                out.append(f"{where}: square {action.square} is a tortoise square ahead of you, and a tortoise "
+                           "square is reached only by falling back, so this alternative is always skipped")
     return out
 
 

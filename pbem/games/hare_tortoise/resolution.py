@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.games.hare_tortoise.rules import HareEffect
 
@@ -19,7 +20,8 @@ class Outcome(enum.Enum):
     STUCK = "stuck"  # no legal move: back to START
 
 
-class Tried(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Tried:
     """One alternative of the order chain and what became of it."""
 
     number: int  # 1-based
@@ -28,7 +30,10 @@ class Tried(NamedTuple):
     reason: str  # why it was skipped; empty when taken
 
 
-class HareRoll(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class HareRoll:
+    """A hare square's throw or card and what it did."""
+
     die: int
     position: int
     total: int
@@ -39,7 +44,8 @@ class HareRoll(NamedTuple):
     card: str | None = None  # the hare card drawn (card rulesets), by its code
 
 
-class Slot(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Slot:
     """One move slot, fully resolved."""
 
     number: int  # 1-based within the turn

@@ -118,8 +118,8 @@ def redact(slot: Slot, viewer: Viewer) -> Slot:
     alternatives tried are left out."""
     if viewer.may_see(slot.seat):
         return slot
-    hare = slot.hare._replace(detail=public_hare_detail(slot.hare)) if slot.hare is not None else None
-    return slot._replace(order="", chain=None, tried=(), carrots_before=None, carrots_after=None, hare=hare)
+    hare = replace(slot.hare, detail=public_hare_detail(slot.hare)) if slot.hare is not None else None
+    return replace(slot, order="", chain=None, tried=(), carrots_before=None, carrots_after=None, hare=hare)
 
 
 def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tuple[State, tuple[Slot, ...]]:
@@ -134,11 +134,11 @@ def vary_hidden(state: State, slots: Sequence[Slot], seat: int, seed: int) -> tu
         if s.seat == seat:
             hare = s.hare
             if hare is not None and (hare.effect is HareEffect.HALVE or hare.card == "HALF"):
-                hare = hare._replace(detail=f"lost {shift} carrots")
+                hare = replace(hare, detail=f"lost {shift} carrots")
             elif (hare is not None and (hare.effect is HareEffect.CHEW_CARROT or hare.card == "TAKE-GIVE")
                   and "(" not in hare.detail):
-                hare = hare._replace(detail=f"{hare.detail} (fewer than 10 to give)")
-            s = s._replace(order=f"MOVE {shift}", chain=f"ADVANCE {shift}", tried=(),
+                hare = replace(hare, detail=f"{hare.detail} (fewer than 10 to give)")
+            s = replace(s, order=f"MOVE {shift}", chain=f"ADVANCE {shift}", tried=(),
                            carrots_before=(s.carrots_before or 0) + shift, carrots_after=(s.carrots_after or 0) + shift,
                            hare=hare)
         varied.append(s)
