@@ -950,3 +950,7 @@ class Store:
                 return
             except IntegrityError:
                 continue  # another worker made the row first: move it instead
+
+
+# the club's tables (people, open games, tournaments) join the metadata with the store's own
+from pbem.club import rows as _club_rows  # noqa: E402,F401
