@@ -298,5 +298,6 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         engine.dispose()
     main(["--url", url, "history"])
     out = capsys.readouterr().out
-    assert "0012 -> 0014 (head)" in out and "0011 -> 0012" in out and "0010 -> 0011" in out and "0009 -> 0010" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
+    assert "0012 -> 0014 (head)" in out and "0011 -> 0012" in out and "0010 -> 0011" in out
+    assert "0009 -> 0010" in out and "0008 -> 0009" in out and "0005 -> 0006" in out
     assert "0002 -> 0003" in out and "<base> -> 0001" in out

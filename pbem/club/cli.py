@@ -1,0 +1,69 @@
+"""The GM's club commands: `pbem open`, `pbem club-game`, `pbem ratings`, `pbem tournament` and
+`pbem standings` (added to the `pbem` group by `register`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from pbem.moderator import Moderator
+
+
+def register(main: click.Group, config_option: Callable[[Any], Any], make: Callable[[Path | None], Moderator]) -> None:
+    """Add the club's commands to `main`; `config_option` and `make` (a moderator for a config)
+    are the CLI's own."""
+
+    @main.command("open")
+    @click.argument("name")
+    @click.option("--game", "game_name", required=True, help="The game system.")
+    @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
+    @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
+    @click.option("--seats", required=True, metavar="N or MIN-MAX", help="How many play, e.g. 4 or 3-6.")
+    @click.option("--start", default="when-full", show_default=True, metavar="when-full|DATE",
+                  help="Start when every seat is taken, or at DATE (UTC) with at least the minimum.")
+    @click.option("--invite", default="", metavar="WORD", help="The word JOIN needs (default: none).")
+    @click.option("--members-only", is_flag=True, help="Only people who play or played here may join.")
+    @click.option("--min-reliability", default=0, type=click.IntRange(0, 100), metavar="PERCENT",
+                  help="The share of turns a joiner must have kept.")
+    @click.option("--deadline", default="", help="The game's deadline rule, as for new-game (e.g. 7d).")
+    @config_option
+    def open_cmd(name: str, game_name: str, rules: str | None, options: tuple[str, ...], seats: str, start: str,
+                 invite: str, members_only: bool, min_reliability: int, deadline: str, config_path: Path | None) -> None:
+        """Open a game for sign-up by mail (LIST, JOIN, LEAVE) instead of naming its players.
+
+        The game starts when full, or at --start DATE with at least its minimum; the seats (and
+        so who moves first) are drawn with the game's own chance, and every player gets the
+        welcome mail.
+
+        Example: pbem open club-1 --game GAME --seats 3-6 --start when-full --invite oak
+        """
+        from pbem.club.signup import Opening, how_it_starts, open_game
+
+        row = open_game(make(config_path), Opening(name, game_name, rules, options, seats, start, invite,
+                                                   not members_only, min_reliability, deadline))
+        click.echo(f"{row.name} is open for sign-up: {row.game} ({row.rules}), {row.min_seats} to {row.max_seats} "
+                   f"seats; it {how_it_starts(row)}" + (f"; invitation word {row.invite}" if row.invite else ""))
+
+    @main.command("club-game")
+    @click.argument("name")
+    @click.option("--rated/--unrated", default=None, help="Whether the game counts for the ratings (default: rated).")
+    @click.option("--missed-limit", default=None, type=click.IntRange(0, 100), metavar="N",
+                  help="Offer a seat to the standby pool once it missed N turns in a row (0: never).")
+    @click.option("--on-resign", default=None, metavar="standby|computer:LEVEL",
+                  help="Who takes a resigned seat: the standby pool, or a computer player of LEVEL.")
+    @config_option
+    def club_game(name: str, rated: bool | None, missed_limit: int | None, on_resign: str | None,
+                  config_path: Path | None) -> None:
+        """The club's settings of a running game: rated, quiet seats, resignations.
+
+        Example: pbem club-game club-1 --missed-limit 2 --on-resign standby
+        """
+        from pbem.club.standby import set_game
+
+        row = set_game(make(config_path), name, rated=rated, missed_limit=missed_limit, on_resign=on_resign)
+        click.echo(f"{name}: {'rated' if row.rated else 'unrated'}, missed limit {row.missed_limit or 'none'}, "
+                   f"a resigned seat goes to {row.on_resign}")
