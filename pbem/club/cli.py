@@ -67,3 +67,19 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
         row = set_game(make(config_path), name, rated=rated, missed_limit=missed_limit, on_resign=on_resign)
         click.echo(f"{name}: {'rated' if row.rated else 'unrated'}, missed limit {row.missed_limit or 'none'}, "
                    f"a resigned seat goes to {row.on_resign}")
+
+    @main.command("ratings")
+    @click.argument("system", required=False)
+    @config_option
+    def ratings_cmd(system: str | None, config_path: Path | None) -> None:
+        """The ratings of every game system (or of one), from every finished rated game.
+
+        OpenSkill's Plackett-Luce model over places, ties and teams; each computer level is a
+        player of its own. Recomputed each time: a rollback or a corrected result changes them.
+
+        Example: pbem ratings
+        """
+        from pbem.club.ratings import show
+
+        for line in show(make(config_path), system):
+            click.echo(line)
