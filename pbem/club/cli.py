@@ -83,3 +83,49 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
 
         for line in show(make(config_path), system):
             click.echo(line)
+
+    @main.command("tournament")
+    @click.argument("name")
+    @click.option("--game", "game_name", required=True, help="The game system.")
+    @click.option("--rules", default=None, help="The ruleset (default: the game's first).")
+    @click.option("--option", "options", multiple=True, metavar="OPTION", help="An option of the game; repeat for more.")
+    @click.option("--format", "form", type=click.Choice(["swiss", "round-robin", "tables"]), required=True,
+                  help="swiss or round-robin (two-player games), tables (3 to 6 seats a game).")
+    @click.option("--rounds", type=click.IntRange(1, 50), default=None,
+                  help="How many rounds (default: all for a round robin, else log2 of the field).")
+    @click.option("--table-size", type=click.IntRange(2, 6), default=None, help="Seats a table (tables: default 4).")
+    @click.option("--entrant", "entrants", multiple=True, required=True, metavar="NAME=ADDRESS|NAME=bot:LEVEL",
+                  help="An entrant, in seeding order; repeat for each.")
+    @click.option("--deadline", default="", help="Each game's deadline rule, as for new-game (e.g. 3d).")
+    @config_option
+    def tournament_cmd(name: str, game_name: str, rules: str | None, options: tuple[str, ...], form: str,
+                       rounds: int | None, table_size: int | None, entrants: tuple[str, ...], deadline: str,
+                       config_path: Path | None) -> None:
+        """Run a tournament: round one's games start now, each next round when the last game of a round ends.
+
+        Standings by points, then Buchholz, then Sonneborn-Berger, then the direct encounters;
+        STANDINGS by mail, `pbem standings` and the archive show them.
+
+        Example: pbem tournament spring --game GAME --format swiss --entrant Ann=ann@example.org --entrant Cpu=bot:strong
+        """
+        from pbem.club.tournament import Plan, create, read_entry
+
+        m = make(config_path)
+        row = create(m, Plan(name, game_name, rules, options, form, rounds, [read_entry(e) for e in entrants],
+                             table_size or 0, deadline))
+        click.echo(f"{row.name}: {row.format}, {row.rounds} rounds of {row.game}; round 1 has started")
+
+    @main.command("standings")
+    @click.argument("name", required=False)
+    @config_option
+    def standings_cmd(name: str | None, config_path: Path | None) -> None:
+        """A tournament's standings and rounds (default: the running ones).
+
+        Example: pbem standings spring
+        """
+        from pbem.club.tournament import standings_lines
+
+        m = make(config_path)
+        with m.store.session() as session:
+            for line in standings_lines(session, name):
+                click.echo(line)

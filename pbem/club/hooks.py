@@ -14,7 +14,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, select
 
-from pbem.club import signup, standby
+from pbem.club import signup, standby, tournament
 from pbem.club.rows import ObserverRow, PendingRow, PersonRow
 from pbem.errors import PbemError
 from pbem.games.base import Viewer
@@ -67,10 +67,11 @@ def _do(m: Moderator, chore: PendingRow) -> None:
 
 
 def after_turn(m: Moderator, name: str) -> None:
-    """A turn of `name` was resolved: its observers get the public report, and quiet seats are
-    offered."""
+    """A turn of `name` was resolved: its observers get the public report, quiet seats are
+    offered, and a tournament whose round this game ends goes on."""
     observe(m, name)
     standby.quiet_seats(m, name)
+    tournament.advance(m, name)
 
 
 def after_round(m: Moderator) -> None:

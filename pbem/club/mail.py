@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
-from pbem.club import people, ratings, signup, standby
+from pbem.club import people, ratings, signup, standby, tournament
 from pbem.club.rows import ObserverRow, OpenGameRow, PendingRow, PersonRow, StandbyRow
 from pbem.errors import PbemError
 from pbem.games import find_game
@@ -33,11 +33,12 @@ from pbem.tokens import new_secret
 #: the commands and how many words may follow each (fewest, most)
 WORDS: dict[str, tuple[int, int]] = {
     "LIST": (0, 0), "JOIN": (1, 2), "LEAVE": (1, 1), "OBSERVE": (1, 1), "UNOBSERVE": (1, 1),
-    "STANDBY": (1, 2), "TAKEOVER": (2, 2), "RESIGN": (1, 1), "RATINGS": (0, 1),
+    "STANDBY": (1, 2), "TAKEOVER": (2, 2), "RESIGN": (1, 1), "RATINGS": (0, 1), "STANDINGS": (0, 1),
     "CONFIRM": (1, 1), "STATUS": (0, 0), "HELP": (0, 0), "I AM ALSO": (1, 1),
 }
 #: what a stranger may ask
-STRANGERS = ("LIST", "JOIN", "LEAVE", "OBSERVE", "UNOBSERVE", "STANDBY", "HELP", "CONFIRM", "RATINGS")
+STRANGERS = ("LIST", "JOIN", "LEAVE", "OBSERVE", "UNOBSERVE", "STANDBY", "HELP", "CONFIRM", "RATINGS",
+             "STANDINGS")
 #: what waits for a CONFIRM from the address
 CONFIRMED = ("JOIN", "LEAVE", "OBSERVE", "STANDBY", "RESIGN", "I AM ALSO")
 #: club commands one mail may hold
@@ -57,6 +58,7 @@ HELP = (
     ("RESIGN GAME", "give up your seat in a game"),
     ("STATUS", "every game you play or watch, what is due and each deadline"),
     ("RATINGS [SYSTEM]", "the ratings of a game system (or of every system)"),
+    ("STANDINGS [TOURNAMENT]", "a tournament's standings and rounds (default: the running ones)"),
     ("I AM ALSO ADDRESS", "another address of yours (confirmed from that address)"),
     ("CONFIRM TOKEN", "confirm what a mail of yours asked (the token is in pbem's answer)"),
 )
@@ -276,6 +278,10 @@ def _ratings(club: Club, command: Command) -> None:
                 ratings.table_lines(club.m, club.session, command.args[0] if command.args else None))
 
 
+def _standings(club: Club, command: Command) -> None:
+    club.answer(command, "the standings:", tournament.standings_lines(club.session, command.args[0] if command.args else None))
+
+
 def _also(club: Club, command: Command) -> None:
     assert club.person is not None
     address = validate_address(command.args[0]).lower()
@@ -416,7 +422,7 @@ def _systems() -> list[str]:
 HANDLERS: dict[str, Callable[[Club, Command], None]] = {
     "HELP": _help, "LIST": _list, "JOIN": _join, "LEAVE": _leave, "OBSERVE": _observe, "UNOBSERVE": _unobserve,
     "STANDBY": _standby, "TAKEOVER": _takeover, "RESIGN": _resign, "STATUS": _status, "RATINGS": _ratings,
-    "I AM ALSO": _also, "CONFIRM": _confirm,
+    "STANDINGS": _standings, "I AM ALSO": _also, "CONFIRM": _confirm,
 }
 CONFIRMS: dict[str, Callable[[Club, PendingRow], None]] = {
     "JOIN": _do_join, "LEAVE": _do_leave, "OBSERVE": _do_observe, "STANDBY": _do_standby, "RESIGN": _do_resign,

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sqlmodel import col, select
+
 from pbem.archive import ClubPage, Table
-from pbem.club import people, ratings
+from pbem.club import people, ratings, tournament
+from pbem.club.rows import TournamentRow
 from pbem.games import find_game
 
 if TYPE_CHECKING:
@@ -34,6 +37,16 @@ def club_pages(m: Moderator) -> list[ClubPage]:
                                   tuple(Table(find_game(system).info.title, HEAD,
                                               tuple(_row(i, r) for i, r in enumerate(best, start=1)))
                                         for system, best in ratings.hall_of_fame(tables))))
+        for t in session.exec(select(TournamentRow).order_by(col(TournamentRow.id))):
+            pages.append(ClubPage(f"{FOLDER}/tournament-{t.name}.html", f"Tournament {t.name}",
+                                  "Standings by points, then Buchholz, then Sonneborn-Berger, then the direct "
+                                  "encounters; only finished games count.", (
+                                      Table("Standings", ("#", "Entrant", "Points", "Buchholz", "S-B", "Games"),
+                                            tuple((str(i), s.entrant.name, f"{s.points:g}", f"{s.buchholz:g}",
+                                                   f"{s.berger:g}", str(s.games))
+                                                  for i, s in enumerate(tournament.standings(session, t), start=1))),
+                                      Table("Rounds", ("Round and table",),
+                                            tuple((line.strip(),) for line in tournament.rounds_lines(session, t))))))
     return pages
 
 
