@@ -327,7 +327,7 @@ def _person(club: Club, row: PendingRow) -> PersonRow:
 
 def _do_join(club: Club, row: PendingRow) -> None:
     name, _, word = row.argument.partition(" ")
-    game = _open(club, name)
+    game = signup.hold(club.session, _open(club, name))
     known = club.person is not None
     signup.check_join(club.session, game, club.person, word, known=known)
     seat = signup.join(club.session, game, _person(club, row), club.it.sender, club.m.now())

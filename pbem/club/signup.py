@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from pbem import clock
@@ -153,6 +153,16 @@ def check_join(session: Session, row: OpenGameRow, person: PersonRow | None, wor
         record = people.reliability(session, person)
         if record.kept < row.min_reliability:
             raise PbemError(f"{row.name} asks for {row.min_reliability}% of turns kept; you have kept {record.kept}%")
+
+
+def hold(session: Session, row: OpenGameRow) -> OpenGameRow:
+    """The open game locked until the transaction ends, read afresh: of two JOINs for the last
+    seat at once (two workers), the second waits here and then counts the first one's seat."""
+    session.connection().execute(update(OpenGameRow).where(col(OpenGameRow.id) == row.id)
+                                 .values(status=col(OpenGameRow.status)))
+    fresh = session.exec(select(OpenGameRow).where(OpenGameRow.id == row.id)
+                         .execution_options(populate_existing=True)).one()
+    return fresh
 
 
 def join(session: Session, row: OpenGameRow, person: PersonRow, address: str, at: datetime) -> SignupRow:
