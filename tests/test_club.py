@@ -221,3 +221,43 @@ def test_the_gm_or_missed_turns_offer_a_seat_to_the_pool(club: Club) -> None:
     assert offer.startswith("notice:Cyd, the seat Bob of yew") and "TAKEOVER yew Bob" in offer
     club.m.resolve("yew", force=True)
     assert len(club.new_mails(before)["cyd@example.org"]) == 1  # offered once
+
+
+def test_another_address_is_confirmed_from_that_address(club: Club) -> None:
+    ok(run("open", "ivy", "--game", GAME, "--seats", "3", "--members-only"))
+    refused = club.answer("ann@example.org", "JOIN ivy")
+    assert "ivy is open to players of this club only" in refused
+    ok(run("new-game", "old", "--game", GAME, "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.org"))
+    asked = club.send("ann@example.org", "I AM ALSO ann@home.example")
+    assert "a mail went to ann@home.example" in asked["ann@example.org"][0]
+    [there] = asked["ann@home.example"]
+    assert "Ann <ann@example.org> says this address is theirs too" in there
+    assert "confirms nothing pending" in club.answer("ann@example.org", f"CONFIRM {token(there)}")  # not from there
+    done = club.answer("ann@home.example", f"CONFIRM {token(there)}")
+    assert "ann@home.example is now an address of Ann." in done
+    # the club knows her at either address: a member may join, and her games are one list
+    club.join("ann@home.example", "ivy")
+    status = club.answer("ann@home.example", "STATUS")
+    assert "old: " in status and "Signed up, waiting for the start:\n  ivy" in status
+
+
+def test_an_open_game_starts_at_its_date_with_its_minimum(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "2-4", "--start", "2026-11-21T18:00:00Z"))
+    club.join("ann@example.org", "oak")
+    club.join("bob@example.org", "oak")
+    assert signup.start_due(club.m) == []  # not yet its date
+    monkeypatch.setenv("PBEM_NOW", "2026-11-21T18:00:00Z")
+    assert signup.start_due(club.m) == ["oak"]
+    _, players, _ = club.m.game_state("oak")
+    assert sorted(p.name for p in players) == ["Ann", "Bob"]
+
+
+def test_a_minimum_of_turns_kept_for_joining(club: Club) -> None:
+    ok(run("open", "elm", "--game", GAME, "--seats", "2", "--deadline", "7d"))
+    club.join("ann@example.org", "elm")
+    club.join("bob@example.org", "elm")
+    club.m.resolve("elm", force=True)  # nobody sent orders: a turn missed each
+    ok(run("open", "ash", "--game", GAME, "--seats", "2", "--min-reliability", "80"))
+    assert "ash asks for 80% of turns kept; you have kept 0%" in club.answer("ann@example.org", "JOIN ash")
+    assert "joining needs 80% of turns kept" in club.answer("cyd@example.org", "LIST")
+    assert "a seat in ash is yours once you confirm it" in club.answer("cyd@example.org", "JOIN ash")
