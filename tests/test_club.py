@@ -79,6 +79,10 @@ def test_a_stranger_finds_joins_and_the_full_game_starts_with_its_seats_drawn(cl
     out = ok(run("open", "oak", "--game", GAME, "--seats", "2-3", "--invite", "acorn", "--deadline", "7d")).output
     assert out == "oak is open for sign-up: hare-tortoise (variable-pig), 2 to 3 seats; it starts when 3 have joined; " \
                   "invitation word acorn\n"
+    helped = club.answer("ann@example.org", "HELP")
+    assert "  JOIN NAME [WORD]" in helped and "  STANDINGS [TOURNAMENT]" in helped
+    refused = club.answer("ann@example.org", "RESIGN oak")
+    assert "RESIGN is for players of this club" in refused  # a stranger lists, joins, watches and stands by only
     listing = club.answer("ann@example.org", "Hello,\nLIST\nThanks")
     assert f"oak: {TITLE}, rules variable-pig, options: none" in listing
     assert "seats: 0 taken, 3 left (2 to 3 play)" in listing

@@ -76,7 +76,8 @@ def mail_sheets(club: Club, name: str, done: set[str]) -> int:
 
 def test_eight_people_and_computers_play_a_swiss_tournament_to_the_end(club: Club,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    args = ["tournament", "spring", "--game", TWO, "--format", "swiss", "--rounds", "3", "--deadline", "3d"]
+    args = ["tournament", "spring", "--game", TWO, "--format", "swiss", "--rounds", "3", "--deadline", "3d",
+            "--seed", "spring"]
     for i, who in enumerate(PEOPLE):
         args += ["--entrant", f"{who}={who.lower()}@example.org", "--entrant", COMPUTERS[i]]
     out = ok(run(*args)).output
@@ -98,7 +99,17 @@ def test_eight_people_and_computers_play_a_swiss_tournament_to_the_end(club: Clu
     assert sum(s.points for s in ranked) == 12  # one point a game
     keys = [(-s.points, -s.buchholz, -s.berger) for s in ranked]
     assert keys == sorted(keys)
-    print("\n".join(lines))
+    # the same seed, the same sheets: the same tournament every time
+    assert lines[2:10] == [
+        "    1  Cpu1                      3      3.5    3.5     3",
+        "    2  Cpu3                      2        5      3     3",
+        "    3  Dot                       2        5      2     3",
+        "    4  Cyd                       2      2.5    0.5     3",
+        "    5  Cpu2                    1.5      1.5   0.25     3",
+        "    6  Bob                       1      6.5    1.5     3",
+        "    7  Ann                     0.5      6.5   0.75     3",
+        "    8  Cpu4                      0      5.5      0     3",
+    ]
 
     monkeypatch.setenv("PBEM_NOW", "2026-11-20T12:00:00Z")  # later: the acknowledgements' hourly limit is past
     standings = club.answer("ann@example.org", "STANDINGS spring")

@@ -97,10 +97,13 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
     @click.option("--entrant", "entrants", multiple=True, required=True, metavar="NAME=ADDRESS|NAME=bot:LEVEL",
                   help="An entrant, in seeding order; repeat for each.")
     @click.option("--deadline", default="", help="Each game's deadline rule, as for new-game (e.g. 3d).")
+    @click.option("--seed", default=None, metavar="TEXT",
+                  help="The key of every game's chance (default: a secret random one); for tournaments that must "
+                       "come out the same again, e.g. tests.")
     @config_option
     def tournament_cmd(name: str, game_name: str, rules: str | None, options: tuple[str, ...], form: str,
                        rounds: int | None, table_size: int | None, entrants: tuple[str, ...], deadline: str,
-                       config_path: Path | None) -> None:
+                       seed: str | None, config_path: Path | None) -> None:
         """Run a tournament: round one's games start now, each next round when the last game of a round ends.
 
         Standings by points, then Buchholz, then Sonneborn-Berger, then the direct encounters;
@@ -112,7 +115,7 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
 
         m = make(config_path)
         row = create(m, Plan(name, game_name, rules, options, form, rounds, [read_entry(e) for e in entrants],
-                             table_size or 0, deadline))
+                             table_size or 0, deadline, seed))
         click.echo(f"{row.name}: {row.format}, {row.rounds} rounds of {row.game}; round 1 has started")
 
     @main.command("standings")

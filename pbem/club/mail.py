@@ -263,6 +263,10 @@ def _takeover(club: Club, command: Command) -> None:
 def _resign(club: Club, command: Command) -> None:
     assert club.person is not None
     seat = standby.seat_in(club.session, club.person, command.args[0])
+    if not find_game(seat.game.game).info.bot_levels and not standby.settings(club.session, seat.game).on_resign \
+            .startswith("computer:"):
+        raise PbemError(f"{seat.game.name} has no computer player to keep your seat while the pool is asked; "
+                        "write to the GM")
     club.pending(Command(command.word, (seat.game.name,)))
     club.answer(command, f"your seat {seat.player.name} in {seat.game.name} is given up once you confirm it.",
                 [standby.resign_note(club.session, seat)])

@@ -68,6 +68,7 @@ class Plan:
     entries: Sequence[Entry]
     table_size: int = 0
     deadline: str = ""
+    seed: str | None = None  # None: a secret random one (given: every game comes out the same again)
 
 
 def read_entry(text: str) -> Entry:
@@ -109,7 +110,7 @@ def create(m: Moderator, plan: Plan) -> TournamentRow:
             raise PbemError(f"a tournament called {plan.name!r} exists already")
         row = TournamentRow(name=plan.name, game=engine.info.name, rules=ruleset.name, options=json.dumps(list(chosen)),
                             format=plan.format, rounds=rounds, table_size=size, deadline=plan.deadline,
-                            seed=new_seed(), created_at=m.now())
+                            seed=plan.seed or new_seed(), created_at=m.now())
         session.add(row)
         session.flush()
         for i, e in enumerate(plan.entries):
