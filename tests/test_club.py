@@ -231,7 +231,8 @@ def test_another_address_is_confirmed_from_that_address(club: Club) -> None:
     ok(run("open", "ivy", "--game", GAME, "--seats", "3", "--members-only"))
     refused = club.answer("ann@example.org", "JOIN ivy")
     assert "ivy is open to players of this club only" in refused
-    ok(run("new-game", "old", "--game", GAME, "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.org"))
+    ok(run("new-game", "old", "--game", GAME, "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.org",
+           "--deadline", "7d"))
     asked = club.send("ann@example.org", "I AM ALSO ann@home.example")
     assert "a mail went to ann@home.example" in asked["ann@example.org"][0]
     [there] = asked["ann@home.example"]
@@ -243,6 +244,8 @@ def test_another_address_is_confirmed_from_that_address(club: Club) -> None:
     club.join("ann@home.example", "ivy")
     status = club.answer("ann@home.example", "STATUS")
     assert "old: " in status and "Signed up, waiting for the start:\n  ivy" in status
+    status = club.answer("ann@example.org", "TIMEZONE Europe/Paris\nSTATUS")
+    assert "your time zone is set" in status and "Fri 27 Nov 2026 09:00 UTC (Europe/Paris: Fri 27 Nov 10:00)" in status
 
 
 def test_an_open_game_starts_at_its_date_with_its_minimum(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:

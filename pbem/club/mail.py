@@ -60,6 +60,7 @@ HELP = (
     ("RATINGS [SYSTEM]", "the ratings of a game system (or of every system)"),
     ("STANDINGS [TOURNAMENT]", "a tournament's standings and rounds (default: the running ones)"),
     ("I AM ALSO ADDRESS", "another address of yours (confirmed from that address)"),
+    ("TIMEZONE ZONE", "with another of these lines: your time zone (e.g. Europe/London) for STATUS's deadlines"),
     ("CONFIRM TOKEN", "confirm what a mail of yours asked (the token is in pbem's answer)"),
 )
 
@@ -102,7 +103,7 @@ def is_clubs(m: Deps, session: Session, it: Intake, found: list[Command]) -> boo
     when the sender plays a game (as it always was)."""
     if it.sheet.game is not None or it.sheet.secret is not None or not found:
         return False
-    if all(c.word == "HELP" for c in found):
+    if found and all(c.word == "HELP" for c in found):
         return not any(not g.over for g in m.store.games_of_address(session, it.sender))
     return True
 
@@ -167,6 +168,8 @@ def take(m: Deps, session: Session, it: Intake) -> None:
         if m.store.strangers_since(session, m.now() - timedelta(hours=1)) >= m.policy.strangers_per_hour:
             raise Stop(MessageStatus.REFUSED, "a stranger's club mail beyond the strangers' hourly limit")
     club = Club(m, session, it, person, [])
+    if it.sheet.timezone is not None:
+        _timezone(club, it.sheet.timezone)
     for command in dict.fromkeys(found):
         if it.row.stranger and command.word not in STRANGERS:
             club.answer(command, "not done:", [f"{command.word} is for players of this club; LIST shows the games "
@@ -181,7 +184,7 @@ def take(m: Deps, session: Session, it: Intake) -> None:
                                    ("", f"  CONFIRM {club.token}", "",
                                     f"It is good for {CONFIRM_DAYS} days; without it nothing changes.")))
     send(club)
-    words = ", ".join(dict.fromkeys(c.word for c in found))
+    words = ", ".join(dict.fromkeys([*(["TIMEZONE"] if it.sheet.timezone else []), *(c.word for c in found)]))
     raise Stop(MessageStatus.ANSWERED, f"club: {words}")
 
 
@@ -203,6 +206,17 @@ def _help(club: Club, command: Command) -> None:
                 [f"  {word:<36} {what}" for word, what in HELP]
                 + ["", "A game's own commands (orders, STATUS of one game, HISTORY, ...) go in a mail with its "
                    "GAME and SECRET lines."])
+
+
+def _timezone(club: Club, zone: str) -> None:
+    """A TIMEZONE line (checked by the sheet reader) sets the person's zone: STATUS tells deadlines in it."""
+    command = Command("TIMEZONE", (zone,))
+    if club.person is None:
+        club.answer(command, "not done:", ["pbem keeps a time zone for the people who play here; join a game first."])
+        return
+    club.person.timezone = zone
+    club.session.add(club.person)
+    club.answer(command, "your time zone is set:", [f"STATUS tells your deadlines in {zone} as well as in UTC."])
 
 
 def _list(club: Club, command: Command) -> None:

@@ -158,7 +158,7 @@ class TournamentRow(SQLModel, table=True):
     table_size: int = 2
     deadline: str = ""
     seed: str  # the pairings' chance (seat draws and byes) is keyed by it
-    round: int = 0  # the round being played (0: none yet)
+    round: int = 0  # the round being played (0: none yet; -n: round n is over and the next one is being made)
     over: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
     created_at: datetime = Field(default_factory=utcnow)
 
