@@ -3,20 +3,22 @@ and changes nothing a player has."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import MetaData, Table, create_engine, text
+from sqlalchemy import MetaData, Table, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
 from pbem import migrations
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Engine:
-    return create_engine(f"sqlite:///{tmp_path / 'club.sqlite'}")
+def engine(url: str) -> Iterator[Engine]:
+    made = create_engine(url)
+    yield made
+    made.dispose()
 
 
 def _insert(engine: Engine, table: str, **values: Any) -> None:
@@ -59,4 +61,4 @@ def test_one_person_per_distinct_address_and_the_players_unchanged(engine: Engin
 
     migrations.downgrade(engine, "0011")
     assert _rows(engine, PLAYERS) == before
-    assert "person" not in {r[0] for r in _rows(engine, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "person" not in inspect(engine).get_table_names()
