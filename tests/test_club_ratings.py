@@ -7,6 +7,7 @@ from pathlib import Path
 
 from openskill.models import PlackettLuce
 
+from pbem.club.ratings import Finished, Seat, rate
 from pbem.games import find_game
 from tests.test_club import Club, ok, run
 from tests.test_club import club as club  # noqa: F401 - the fixture
@@ -71,3 +72,19 @@ def test_the_archive_has_a_ratings_page_and_a_hall_of_fame(club: Club, tmp_path:
     assert "<td>Ann</td>" in page and "<td>computer (strong)</td>" in page
     assert "Dot" not in page  # a running game counts for nothing
     assert "<td>Bob</td>" in (tmp_path / "site" / "_club" / "hall-of-fame.html").read_text()
+
+
+def test_ties_share_a_result_and_a_team_is_rated_as_one() -> None:
+    seats = (Seat("person:1", "Ann", 1, "red"), Seat("person:2", "Bob", 2, "red"),
+             Seat("person:3", "Cyd", 2, "blue"), Seat("person:4", "Dot", 3, "blue"))
+    [tables] = rate([Finished("s", "g", seats), Finished("s", "h", (Seat("person:5", "Eve", 1),
+                                                                       Seat("computer:strong", "computer (strong)", 1)))]
+                    ).values()
+    model = PlackettLuce()
+    red, blue = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[1.0, 2.0])
+    # a team ranks by its best seat: red (Ann first) before blue (Cyd second), each member as the team
+    assert [round(tables[k].mu, 6) for k in ("person:1", "person:2", "person:3", "person:4")] == \
+        [round(r.mu, 6) for r in (*red, *blue)]
+    assert tables["person:1"].mu == tables["person:2"].mu > tables["person:3"].mu == tables["person:4"].mu
+    assert tables["person:5"].mu == tables["computer:strong"].mu  # a tie between two players moves both alike
+    assert tables["computer:strong"].name == "computer (strong)"
