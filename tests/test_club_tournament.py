@@ -158,3 +158,19 @@ def test_a_tables_tournament_of_people_and_computers(club: Club) -> None:
     # so two pairs meet again at the least; the seating finds that least
     assert sum(n - 1 for n in together.values()) == 2
     assert len({s[0] for s in seated}) == 4  # four tables, four different first seats
+
+
+def test_a_round_robin_with_a_bye_each_round(club: Club) -> None:
+    ok(run("tournament", "trio", "--game", TWO, "--format", "round-robin", "--seed", "trio",
+           "--entrant", "Ann=ann@example.org", "--entrant", COMPUTERS[0], "--entrant", COMPUTERS[1]))
+    play(club, "trio")
+    with club.m.store.session() as session:
+        t = session.exec(tournament.select(TournamentRow)).one()
+        tables = session.exec(tournament.select(TableRow).order_by(TableRow.round, TableRow.table)).all()
+        ranked = tournament.standings(session, t)
+    assert t.rounds == 3 and t.over
+    seated = [tournament.json.loads(r.entrants) for r in tables]
+    assert Counter(frozenset(s) for s in seated if len(s) == 2) == Counter(
+        {frozenset(p): 1 for p in combinations([s.entrant.id for s in ranked], 2)})
+    assert sorted(s[0] for s in seated if len(s) == 1) == sorted(s.entrant.id for s in ranked)  # a bye each
+    assert sum(s.points for s in ranked) == 3 + 3  # three games, three byes
