@@ -260,7 +260,7 @@ class Table:
 class ClubPage:
     """A page of the club's tables (ratings, the hall of fame, a tournament), from finished games only."""
 
-    path: str  # e.g. club/ratings-GAME.html
+    path: str  # e.g. _club/ratings-GAME.html
     title: str
     intro: str
     tables: tuple[Table, ...]

@@ -621,10 +621,9 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, secret: st
     Example: pbem replace race-7 Cyd --email dora@example.org
     """
     if standby:
-        from pbem.club.standby import offer_seat
-
         if email or bot or secret:
             raise PbemError("--standby offers the seat to the standby pool: leave out --email, --bot and --secret")
+        from pbem.club.standby import offer_seat
 
         offer_seat(_moderator(config_path), name, seat)
         click.echo(f"{seat} of {name} is offered to the standby pool: the first TAKEOVER by mail gets it")
