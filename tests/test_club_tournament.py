@@ -14,7 +14,7 @@ from pbem.games.base import Viewer
 from pbem.games.chance import LegacyChance
 from tests.test_club import Club, ok, run
 from tests.test_club import club as club  # noqa: F401 - the fixture
-from tests.test_mail_commands import client_mail
+from tests.test_mail_commands import client_mail, text_of
 
 TWO = "badger-bunny"  # a two-player game that resolves on receipt
 MANY = "card-race"  # 2 to 5 seats
@@ -111,6 +111,14 @@ def test_eight_people_and_computers_play_a_swiss_tournament_to_the_end(club: Clu
         "    8  Cpu4                      0      5.5      0     3",
     ]
 
+    # after each round every person entrant heard the standings
+    told = [text_of(p) for p in sorted((club.root / "outbox").glob("*-notice-ann@example.org.eml"))]
+    told = [t for t in told if "spring: " in t]
+    assert [t.split("\n")[0] for t in told] == [
+        "Ann, round 1 of spring is over: round 2 starts now, your welcome mail follows.",
+        "Ann, round 2 of spring is over: round 3 starts now, your welcome mail follows.",
+        "Ann, the tournament spring is over: the final standings."]
+    assert "\n".join(lines) in told[-1]
     monkeypatch.setenv("PBEM_NOW", "2026-11-20T12:00:00Z")  # later: the acknowledgements' hourly limit is past
     standings = club.answer("ann@example.org", "STANDINGS spring")
     assert "\n".join(lines) in standings and "Round 3:" in standings

@@ -379,6 +379,7 @@ def advance(m: Moderator, name: str) -> bool:
         assert isinstance(claimed, CursorResult)
         if claimed.rowcount != 1:
             return False
+        t.over = last  # as the claim wrote it: the standings told say so
         tell_standings(m, session, t, t.round, last)
         done, name_, next_round = t.round, t.name, t.round + 1
     if not last:
