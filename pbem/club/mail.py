@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from pbem.club import people, ratings, signup, standby, tournament
 from pbem.club.rows import ObserverRow, OpenGameRow, PendingRow, PersonRow, StandbyRow
 from pbem.errors import PbemError
-from pbem.games import find_game
+from pbem.games import find_game, games
 from pbem.games.sheet import MAX_LINES, MAX_TEXT, normalise
 from pbem.intake import Deps, Intake, Stop
 from pbem.mail.headers import read_message_id
@@ -267,7 +267,7 @@ def _standby(club: Club, command: Command) -> None:
 
 def _takeover(club: Club, command: Command) -> None:
     assert club.person is not None
-    offer = standby.claim_offer(club.m, club.session, club.person, command.args[0], command.args[1])
+    offer = standby.claim_offer(club.session, club.person, command.args[0], command.args[1])
     club.session.add(PendingRow(address=CHORES, token="", action="HANDOVER",
                                 argument=f"{offer.game_id} {offer.seat} {club.it.sender}", name=club.person.name,
                                 created_at=club.m.now()))
@@ -288,12 +288,12 @@ def _resign(club: Club, command: Command) -> None:
 
 def _status(club: Club, command: Command) -> None:
     assert club.person is not None
-    club.answer(command, "your games:", standby.my_games(club.m, club.session, club.person))
+    club.answer(command, "your games:", standby.my_games(club.session, club.person))
 
 
 def _ratings(club: Club, command: Command) -> None:
     club.answer(command, "the ratings, from every finished rated game:",
-                ratings.table_lines(club.m, club.session, command.args[0] if command.args else None))
+                ratings.table_lines(club.session, command.args[0] if command.args else None))
 
 
 def _standings(club: Club, command: Command) -> None:
@@ -432,8 +432,6 @@ def _game_name(club: Club, name: str) -> str:
 
 
 def _systems() -> list[str]:
-    from pbem.games import games
-
     return [g.info.name for g in games()]
 
 

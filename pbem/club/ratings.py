@@ -155,7 +155,7 @@ def lines(tables: dict[str, list[Rated]]) -> list[str]:
     return [*out, "A rating is mu - 3 sigma (OpenSkill, Plackett-Luce): it rises with results and with certainty."]
 
 
-def table_lines(m: object, session: Session, system: str | None) -> list[str]:
+def table_lines(session: Session, system: str | None) -> list[str]:
     """RATINGS [SYSTEM] by mail."""
     return lines(ratings(session, find_game(system).info.name if system else None))
 
@@ -169,4 +169,4 @@ def show(m: Moderator, system: str | None) -> list[str]:
     """`pbem ratings [SYSTEM]`."""
     with m.store.session() as session:
         people.sync(session, m.now())
-        return table_lines(m, session, system)
+        return table_lines(session, system)

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, select
 
@@ -96,10 +96,10 @@ def _player(m: Moderator, session: Session, game: GameRow, seat: str) -> PlayerR
     return row
 
 
-def claim_offer(m: object, session: Session, person: PersonRow, name: str, seat: str) -> OfferRow:
+def claim_offer(session: Session, person: PersonRow, name: str, seat: str) -> OfferRow:
     """TAKEOVER GAME SEAT: the open offer of that seat, claimed for `person` in one statement."""
-    game = session.exec(select(GameRow).where(GameRow.over == False)).all()  # noqa: E712
-    found = next((g for g in game if g.name.lower() == name.lower()), None)
+    found = session.exec(select(GameRow).where(func.lower(GameRow.name) == name.lower(),
+                                               GameRow.over == False)).first()  # noqa: E712
     if found is None:
         raise PbemError(f"no running game is called {name!r}")
     system = find_game(found.game).info.name
@@ -191,7 +191,7 @@ def _missed_all(turns: Sequence[TurnRow], player: PlayerRow) -> bool:
         commands.is_away(player, t.resolved_at) for t in turns)
 
 
-def my_games(m: object, session: Session, person: PersonRow) -> list[str]:
+def my_games(session: Session, person: PersonRow) -> list[str]:
     """STATUS without a GAME line: every game the person plays or watches, what is due, each
     deadline (in their time zone), their sign-ups, pools and record."""
     from pbem.store import SheetRow
