@@ -154,6 +154,15 @@ def test_leave_observe_and_status_of_every_game(club: Club) -> None:
     assert "You hold no seat in a running game.\n\nYou watch:\n  elm\n" in watching
 
 
+def test_the_gm_closes_sign_up_to_strangers_or_altogether(club: Club) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "3"))
+    asked = club.answer("ann@example.org", "JOIN oak")
+    assert ok(run("sign-up", "oak", "--members-only")).output == "oak: open to the club's people only\n"
+    assert "oak is open to players of this club only" in club.answer("ann@example.org", f"CONFIRM {token(asked)}")
+    assert ok(run("sign-up", "oak", "--close")).output == "oak: sign-up closed\n"
+    assert "No game is open for sign-up now." in club.answer("ann@example.org", "LIST")
+
+
 def test_strangers_get_no_answer_unless_the_gm_lets_pbem_answer_them(club: Club) -> None:
     config = club.root / "pbem.toml"
     config.write_text(config.read_text().replace("reply_to_strangers = true\n", ""))

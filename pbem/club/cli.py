@@ -48,6 +48,23 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
         click.echo(f"{row.name} is open for sign-up: {row.game} ({row.rules}), {row.min_seats} to {row.max_seats} "
                    f"seats; it {how_it_starts(row)}" + (f"; invitation word {row.invite}" if row.invite else ""))
 
+    @main.command("sign-up")
+    @click.argument("name")
+    @click.option("--strangers/--members-only", default=None,
+                  help="Let people the club does not know join, or not.")
+    @click.option("--close", is_flag=True, help="Close the sign-up: the game will not start.")
+    @config_option
+    def sign_up(name: str, strangers: bool | None, close: bool, config_path: Path | None) -> None:
+        """Change an open game's sign-up: open or closed to strangers, or closed altogether.
+
+        Example: pbem sign-up oak --members-only
+        """
+        from pbem.club.signup import set_signup
+
+        row = set_signup(make(config_path), name, strangers=strangers, close=close)
+        click.echo(f"{row.name}: " + ("sign-up closed" if row.status == "closed" else
+                                      "open to strangers" if row.strangers else "open to the club's people only"))
+
     @main.command("club-game")
     @click.argument("name")
     @click.option("--rated/--unrated", default=None, help="Whether the game counts for the ratings (default: rated).")

@@ -88,6 +88,23 @@ def open_game(m: Moderator, want: Opening) -> OpenGameRow:
     return row
 
 
+def set_signup(m: Moderator, name: str, *, strangers: bool | None = None, close: bool = False) -> OpenGameRow:
+    """`pbem sign-up`: let strangers join an open game or not, or close its sign-up (its seats
+    are given back; it will not start)."""
+    with m.store.session() as session:
+        row = find_open(session, name)
+        if row is None or row.status != "open":
+            raise PbemError(f"no game called {name!r} is open for sign-up (`pbem open` opens one)")
+        if strangers is not None:
+            row.strangers = strangers
+        if close:
+            row.status = "closed"
+        session.add(row)
+        session.flush()
+        session.expunge(row)
+    return row
+
+
 def find_open(session: Session, name: str) -> OpenGameRow | None:
     return session.exec(select(OpenGameRow).where(func.lower(OpenGameRow.name) == name.lower())).first()
 
