@@ -258,8 +258,8 @@ def _unobserve(club: Club, command: Command) -> None:
 
 def _standby(club: Club, command: Command) -> None:
     off = command.args[0].upper() == "OFF"
-    if off and len(command.args) < 2:
-        raise PbemError("write STANDBY OFF SYSTEM, e.g. STANDBY OFF " + next(iter(_systems())))
+    if off != (len(command.args) == 2):
+        raise PbemError(f"write STANDBY SYSTEM or STANDBY OFF SYSTEM; the systems: {', '.join(_systems())}")
     system = find_game(command.args[-1]).info.name
     club.pending(Command(command.word, ("OFF", system) if off else (system,)))
     club.answer(command, f"you {'leave' if off else 'join'} the standby pool of {system} once you confirm it.", [])
@@ -268,9 +268,7 @@ def _standby(club: Club, command: Command) -> None:
 def _takeover(club: Club, command: Command) -> None:
     assert club.person is not None
     offer = standby.claim_offer(club.session, club.person, command.args[0], command.args[1])
-    club.session.add(PendingRow(address=CHORES, token="", action="HANDOVER",
-                                argument=f"{offer.game_id} {offer.seat} {club.it.sender}", name=club.person.name,
-                                created_at=club.m.now()))
+    chore(club, "HANDOVER", f"{offer.game_id} {offer.seat} {club.it.sender}")
     club.answer(command, "the seat is yours:", ["Its welcome mail, with your secret and the story so far, follows."])
 
 
