@@ -253,9 +253,33 @@ class GameTile:
 
 
 @dataclass(frozen=True)
+class Table:
+    caption: str
+    head: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    """A page of the club's tables (ratings, the hall of fame, a tournament), from finished games only."""
+
+    path: str  # e.g. _club/ratings-GAME.html
+    title: str
+    intro: str
+    tables: tuple[Table, ...]
+
+
+@dataclass(frozen=True)
+class TablesPage:
+    layout: Layout
+    page: ClubPage
+
+
+@dataclass(frozen=True)
 class IndexPage:
     layout: Layout
     games: tuple[GameTile, ...]
+    club: tuple[Crumb, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -681,10 +705,11 @@ def _feed(settings: Settings, title: str, href: str, self_href: str, updated: da
                 tuple(Entry(e.id, e.title, link(e.href), e.updated, e.text) for e in entries))
 
 
-def render_site(games: Sequence[GameData], settings: Settings, pictures: Pictures) -> dict[str, bytes]:
+def render_site(games: Sequence[GameData], settings: Settings, pictures: Pictures,
+                club: Sequence[ClubPage] = ()) -> dict[str, bytes]:
     """Every file of the site, by its path relative to the site's folder (in memory: for checks)."""
     site = Site(None)
-    _make_site(site, games, settings, pictures)
+    _make_site(site, games, settings, pictures, club)
     return site.files
 
 
@@ -729,7 +754,8 @@ def _rules_pages(site: Site, games: Sequence[GameData]) -> None:
             layout, info.title, source.read_text(encoding="utf-8"))))
 
 
-def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictures: Pictures) -> None:
+def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictures: Pictures,
+               club: Sequence[ClubPage] = ()) -> None:
     """Every file of the site into `site`, one game and one turn at a time."""
     site.put("style.css", (data_dir("templates") / _TEMPLATES / "style.css").read_bytes())
     _rules_pages(site, games)
@@ -740,8 +766,12 @@ def _make_site(site: Site, games: Sequence[GameData], settings: Settings, pictur
         tiles.append(made.tile)
         for entry in made.entries:
             entries.append(entry)
+    for page in club:  # the club's pages sit one folder down, like a game's
+        site.put(page.path, _render("tables.html.j2", TablesPage(
+            Layout(page.title, "../", (Crumb("Archive", "../index.html"), Crumb(page.title, "")), "../feed.atom"), page)))
     site.put("index.html", _render("index.html.j2", IndexPage(
-        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(tiles))))
+        Layout("Game archive", "", (Crumb("Archive", ""),), "feed.atom"), tuple(tiles),
+        tuple(Crumb(page.title, page.path) for page in club))))
     latest = list(entries)
     updated = max([x[0] for x in latest] + [g.created_at for g in games], default=datetime(2000, 1, 1, tzinfo=timezone.utc))
     site.put("feed.atom", _render("feed.atom.j2", _feed(
@@ -806,7 +836,8 @@ def _clear_leftovers(directory: Path, old_files: Iterable[object]) -> None:
                     leftover.unlink(missing_ok=True)
 
 
-def write_archive(directory: Path, games: Sequence[GameData], settings: Settings = Settings()) -> ArchiveReport:
+def write_archive(directory: Path, games: Sequence[GameData], settings: Settings = Settings(),
+                  club: Sequence[ClubPage] = ()) -> ArchiveReport:
     """Write the site of `games` into `directory` as it is made, rewriting only the files whose bytes
     changed and removing the files an earlier run wrote that the site no longer has (nothing else)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -816,7 +847,7 @@ def write_archive(directory: Path, games: Sequence[GameData], settings: Settings
     _clear_leftovers(directory, old_files)
     pictures = Pictures(directory, manifest.get("pictures", {}))
     site = Site(directory)
-    _make_site(site, games, settings, pictures)
+    _make_site(site, games, settings, pictures, club)
     report = ArchiveReport(directory, len(site.paths), site.size, sorted(site.written), pictures_drawn=pictures.drawn)
     for path in sorted(set(old_files) - site.paths):
         target = directory / path
@@ -833,12 +864,15 @@ def write_archive(directory: Path, games: Sequence[GameData], settings: Settings
 
 def build_archive(moderator: Moderator, directory: Path, names: Sequence[str] = (),
                   settings: Settings | None = None) -> ArchiveReport:
-    """The archive of the games named (default: every game) of the moderator's store, written to `directory`."""
+    """The archive of the games named (default: every game) of the moderator's store, with the
+    club's pages (ratings, hall of fame, tournaments: finished games only), written to `directory`."""
     if settings is None:
         config = moderator.config
         settings = Settings(frozenset(config.archive_hold_orders), config.archive_url, config.name)
-    return write_archive(directory, load_games(moderator, names), settings)
+    from pbem.club.pages import club_pages
+
+    return write_archive(directory, load_games(moderator, names), settings, club_pages(moderator))
 
 
-__all__ = ["MANIFEST", "SCHEMA", "ArchiveReport", "GameData", "Settings", "Site", "StoredTurns", "TurnData",
-           "build_archive", "folder", "load_games", "render_site", "write_archive"]
+__all__ = ["MANIFEST", "SCHEMA", "ArchiveReport", "ClubPage", "GameData", "Settings", "Site", "StoredTurns", "TurnData",
+           "Table", "build_archive", "folder", "load_games", "render_site", "write_archive"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pbem import __version__
+from pbem.club import cli as club_cli
 from pbem.errors import PbemError
 from pbem.words import plural
 
@@ -635,8 +636,9 @@ def games(config_path: Path | None) -> None:
 @click.option("--email", default=None, help="The new player's address: a new secret and a welcome mail go there.")
 @click.option("--bot", default=None, metavar="LEVEL", help="A computer player takes the seat instead.")
 @click.option("--secret", default=None, help="The newcomer's secret (default: a random one).")
+@click.option("--standby", is_flag=True, help="Offer the seat to the game system's standby pool instead.")
 @config_option
-def replace(name: str, seat: str, email: str | None, bot: str | None, secret: str | None,
+def replace(name: str, seat: str, email: str | None, bot: str | None, secret: str | None, standby: bool,
             config_path: Path | None) -> None:
     """Hand a seat to a new player (or a computer player), from the current turn on.
 
@@ -647,6 +649,14 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, secret: st
 
     Example: pbem replace race-7 Cyd --email dora@example.org
     """
+    if standby:
+        if email or bot or secret:
+            raise PbemError("--standby offers the seat to the standby pool: leave out --email, --bot and --secret")
+        from pbem.club.standby import offer_seat
+
+        offer_seat(_moderator(config_path), name, seat)
+        click.echo(f"{seat} of {name} is offered to the standby pool: the first TAKEOVER by mail gets it")
+        return
     row = _moderator(config_path).replace_player(name, seat, email=email, bot=bot, secret=secret)
     click.echo(f"{row.name} of {name} is now played by {row.email or 'a computer player (' + row.bot + ')'} "
                f"from turn {row.since_turn}")
@@ -913,3 +923,6 @@ def demo(directory: Path, game_name: str | None) -> None:
     from pbem.demo import campaign_of, run_demo
 
     run_demo(directory, echo=click.echo, campaign_dir=campaign_of(game_name))
+
+
+club_cli.register(main, config_option, _moderator)  # pbem open, club-game, ratings, tournament, standings

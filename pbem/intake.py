@@ -220,6 +220,14 @@ def take_text(m: Deps, session: Session, it: Intake) -> None:
     it.sheet = read_sheet(extracted.text)
 
 
+def club(m: Deps, session: Session, it: Intake) -> None:
+    """A mail without GAME and SECRET lines holding the club's commands (LIST, JOIN, STATUS of
+    every game, ...) is answered by the club (pbem/club/mail.py) and goes no further."""
+    from pbem.club import mail
+
+    mail.take(m, session, it)
+
+
 def find_game(m: Deps, session: Session, it: Intake) -> None:
     """The GAME line, else a game named in the Subject, else the sender's only game."""
     wanted = it.sheet.game
@@ -783,6 +791,7 @@ PIPELINE: tuple[tuple[str, Step], ...] = (
     ("check-sender", check_sender),
     ("check-limits", check_limits_step),
     ("take-text", take_text),
+    ("club", club),
     ("find-game", find_game),
     ("find-player", find_player),
     ("player-settings", player_settings),

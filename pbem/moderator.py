@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from pbem import bots, clock, commands, toolbox, turns
 from pbem.clock import utc as _aware
+from pbem.club import hooks as club_hooks
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.faults import checkpoint
@@ -176,7 +177,9 @@ class Moderator:
         if result.status == MessageStatus.ACCEPTED and result.game is not None:
             summary = self.resolve_on_receipt(result.game)
             if summary is not None:
-                return replace(result, resolved=summary.turn, reports=summary.mails)
+                result = replace(result, resolved=summary.turn, reports=summary.mails)
+        if result.step == "club":
+            club_hooks.after_mail(self)  # a game to start, a seat to hand over
         return result
 
     def resolve_on_receipt(self, name: str) -> TurnSummary | None:
@@ -235,6 +238,8 @@ class Moderator:
         """Resolve the current turn once (`pbem.turns`): position, resolutions, turn record and mail
         in one transaction. `deliver=False` leaves the reports queued, for one delivery after many turns."""
         resolved = turns.resolve_turn(self.intake, name, at=self.now(), preview=preview, force=force, turn=turn)
+        if not preview:
+            club_hooks.after_turn(self, name)  # observers' reports, quiet seats, a tournament's next round
         if preview or not deliver:
             return resolved
         try:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.clock import parse_span
+from pbem.club import hooks as club_hooks
 from pbem.faults import checkpoint
 from pbem.intake import IntakeResult, recover
 from pbem.mail.imap import Cursor, ImapInbox, ImapSettings
@@ -90,6 +91,7 @@ class Runner:
     def round(self) -> RoundReport:
         report = RoundReport()
         self.fetch(report)
+        club_hooks.after_round(self.m)  # open games whose date has come start
         self.resolve_due(report)
         self.remind(report)
         self.send(report)

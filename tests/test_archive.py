@@ -420,7 +420,8 @@ def test_pbem_archive_writes_the_site_and_names_an_unknown_game(store: Path, tmp
     config = str(store / "pbem.toml")
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), RUNNING, "--config", config])
     assert result.exit_code == 0, result.output
-    assert "19 files" in result.output and "19 written" in result.output and "index.html" in result.output
+    # with the rules page and the club's two pages: the ratings from the store's finished game, and the hall of fame
+    assert "21 files" in result.output and "21 written" in result.output and "index.html" in result.output
     result = CliRunner().invoke(main, ["archive", str(tmp_path / "site"), "--config", config, "--hold-orders", RUNNING])
     assert result.exit_code == 0, result.output
     assert "held back" in text(tmp_path / "site" / RUNNING / "turn-1.html")

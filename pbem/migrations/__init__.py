@@ -35,7 +35,7 @@ from pbem.errors import PbemError
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0013"
+HEAD = "0014"
 """The newest revision in versions/: the fast path of `upgrade` compares against it."""
 
 FOLDER = Path(__file__).resolve().parent

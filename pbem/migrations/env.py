@@ -8,7 +8,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import pbem.store  # noqa: F401 - the tables, for autogenerate
+import pbem.store  # noqa: F401 - the tables (the club's too: pbem.store imports them), for autogenerate
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -40,3 +40,7 @@ __all__ = [
 
 class Store(Games, Messages, Sheets, Turns, Outbox, ImapCursors):
     """Opens the database and answers every question the moderator asks of it."""
+
+
+# the club's tables (people, open games, tournaments) join the metadata with the store's own
+from pbem.club import rows as _club_rows  # noqa: E402,F401
