@@ -32,6 +32,7 @@ ANSWERS = {
     "SEND SECRET": f"your secret for race-7 is\n\n  {SECRET}",
     "NEW SECRET": "you asked for a new one",
     "TIMEZONE": "your time zone is set:",
+    "SITTER": "your computer sitter (strong) is named:",
 }
 #: words in an answer that say a command was not done
 NOT_DONE = ("not done", "not relayed", "no suggestion", "refused", "rejected", "not understood", "wrong secret")
