@@ -2,7 +2,8 @@
 
 Every game's orders arrive as the text of a mail. This reader takes what all games share —
 the `GAME`, `TURN`, `SECRET` and `TIMEZONE` header lines, quoted text, the signature, comments,
-what mail programs do to text — and hands the game the remaining lines, numbered as sent. The
+what mail programs do to text, long lines they broke (`join_wrapped`, with the game's reading of
+each line) — and hands the game the remaining lines, numbered as sent. The
 game answers each line (accepted in canonical form, rejected with column and reason, or
 ignored); the acknowledgement is the echo of both. Every step is a plain scan of the text:
 no pattern here can take more than linear time, whatever a mail holds.
