@@ -623,8 +623,7 @@ def parse_orders(m: Deps, session: Session, it: Intake) -> None:
     assert it.game is not None and it.player is not None
     game = m.engine(it.game)
     it.state = game.load_state(json.loads(it.game.state))
-    it.sheet = game.unwrap(it.state, it.sheet, it.player.seat)  # order lines the mail program wrapped, whole
-    it.parsed = game.parse(it.state, it.sheet, it.player.seat)
+    it.parsed = game.read(it.state, it.sheet, it.player.seat)  # order lines the mail program wrapped, whole
     it.echo = merge(it.sheet.echo, it.parsed.echo)
 
 

@@ -25,7 +25,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from pbem.errors import PbemError, UnknownGameError
 from pbem.games.chance import Chance, Draw
-from pbem.games.sheet import CONNECTIVES, Accepted, Echo, Line, Reading, Sheet, join_wrapped, reading_of
+from pbem.games.sheet import (
+    CONNECTIVES,
+    Accepted,
+    Echo,
+    Line,
+    Reading,
+    Sheet,
+    join_wrapped,
+    reading_of,
+    readings_of,
+)
 
 if TYPE_CHECKING:
     from pbem.games.codec import CaseCodec
@@ -325,18 +335,24 @@ class Game(ABC, Generic[S, Orders, R, V]):
     def parse(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
         """Read the order lines of a sheet written by seat `author`."""
 
-    def unwrap(self, state: S, sheet: Sheet, author: int) -> Sheet:
+    def unwrap(self, state: S, sheet: Sheet, author: int, echo: Sequence[Echo] | None = None) -> Sheet:
         """The sheet with every order line that a mail program wrapped joined again, as this game
-        reads its lines one by one (`pbem.games.sheet.join_wrapped`). Every reading of a player's
-        mail goes through here before `parse`: the acknowledgement, the turn and the archive."""
+        reads its lines (`pbem.games.sheet.join_wrapped`); `echo` is the game's answer to the
+        sheet as it stands, when already parsed. Every reading of a player's mail goes through
+        here: the acknowledgement, the turn and the archive (by `read`, or `orders_seen`)."""
         def reading(text: str) -> Reading:
             return reading_of(self.parse(state, Sheet(lines=(Line(1, text, text),)), author).echo)
 
-        return join_wrapped(sheet, reading, self.connectives)
+        if echo is None:
+            echo = self.parse(state, sheet, author).echo
+        return join_wrapped(sheet, reading, self.connectives, readings_of(echo))
 
     def read(self, state: S, sheet: Sheet, author: int) -> Parsed[Orders]:
-        """`parse` of the sheet with its wrapped lines joined (`unwrap`)."""
-        return self.parse(state, self.unwrap(state, sheet, author), author)
+        """`parse` of the sheet with its wrapped lines joined (`unwrap`): one reading of a sheet
+        in which nothing is wrapped."""
+        parsed = self.parse(state, sheet, author)
+        joined = self.unwrap(state, sheet, author, parsed.echo)
+        return parsed if joined is sheet else self.parse(state, joined, author)
 
     def default_orders(self, state: S, seat: int) -> Orders | None:
         """The orders of a seat that sent none (None: the engine applies its own default)."""

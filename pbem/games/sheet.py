@@ -2,7 +2,8 @@
 
 Every game's orders arrive as the text of a mail. This reader takes what all games share —
 the `GAME`, `TURN`, `SECRET` and `TIMEZONE` header lines, quoted text, the signature, comments,
-what mail programs do to text — and hands the game the remaining lines, numbered as sent. The
+what mail programs do to text, long lines they broke (`join_wrapped`, with the game's reading of
+each line) — and hands the game the remaining lines, numbered as sent. The
 game answers each line (accepted in canonical form, rejected with column and reason, or
 ignored); the acknowledgement is the echo of both. Every step is a plain scan of the text:
 no pattern here can take more than linear time, whatever a mail holds.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -130,15 +131,24 @@ class Reading(enum.Enum):
 
 def reading_of(echo: Sequence[Echo]) -> Reading:
     """What the game's echo of a one-line sheet says of its line."""
+    return readings_of(echo).get(echo[0].line, Reading.OTHER) if echo else Reading.OTHER
+
+
+def readings_of(echo: Sequence[Echo]) -> dict[int, Reading]:
+    """What the game's echo of a sheet says of each of its lines, by line number."""
+    found: dict[int, Reading] = {}
     for e in echo:
         if isinstance(e, Accepted):
-            return Reading.ORDER
-        if isinstance(e, Rejected):
-            return Reading.BROKEN if e.kind is Rejection.INVALID else Reading.ORDER
-    return Reading.OTHER
+            found.setdefault(e.line, Reading.ORDER)
+        elif isinstance(e, Rejected):
+            found.setdefault(e.line, Reading.BROKEN if e.kind is Rejection.INVALID else Reading.ORDER)
+        else:
+            found.setdefault(e.line, Reading.OTHER)
+    return found
 
 
-def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: frozenset[str] = CONNECTIVES) -> Sheet:
+def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: frozenset[str] = CONNECTIVES,
+                 readings: Mapping[int, Reading] | None = None) -> Sheet:
     """The sheet with each order line that a mail program broke in several joined again.
 
     Gmail's plain text and many other programs break a long line at about 78 characters and
@@ -151,8 +161,10 @@ def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: froz
     line, numbered as its first. When none reads, an unreadable order line keeps only the pieces
     tied to it by connectives, so that one rejection shows the whole line; a line that is an
     order of its own is never joined to the line above without a connective, nor is any line to
-    a header, command or PRESS line. `read` is the game's reading of one line; it is asked for at
-    most `JOIN_BUDGET` times the sheet's characters, so joining stays linear whatever a mail holds.
+    a header, command or PRESS line. `read` is the game's reading of one line, and `readings`
+    (if given) what it made of each line in the sheet, by number; `read` is asked for at most
+    `JOIN_BUDGET` times the sheet's characters, so joining stays linear whatever a mail holds.
+    The sheet itself comes back when nothing is joined.
     """
     lines = sheet.lines
     if len(lines) < 2:
@@ -168,14 +180,15 @@ def join_wrapped(sheet: Sheet, read: Callable[[str], Reading], connectives: froz
             found = known[text] = read(text)
         return found  # None: the budget is spent, nothing more is joined
 
-    alone = [reading(line.text) for line in lines]
+    alone = [readings.get(line.number, Reading.OTHER) if readings is not None else reading(line.text)
+             for line in lines]
     joined: list[Line] = []
     i = 0
     while i < len(lines):
         take = _take(lines, alone, i, reading, connectives)
         joined.append(_joined(lines[i:i + take]))
         i += take
-    return replace(sheet, lines=tuple(joined))
+    return sheet if len(joined) == len(lines) else replace(sheet, lines=tuple(joined))
 
 
 def _take(lines: Sequence[Line], alone: Sequence[Reading | None], start: int,
