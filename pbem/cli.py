@@ -373,7 +373,7 @@ def status(name: str, config_path: Path | None) -> None:
     # the sheets the turn waits for, as `pbem games` counts them: a computer player's never holds it up
     due = [p for p in info.players if p.to_move and not p.bot]
     sent = sum(1 for p in due if p.orders or p.standing)
-    click.echo("every sheet is in" if sent == len(due) else f"{sent} of {len(due)} sheets in")
+    click.echo(f"{sent} of {len(due)} sheets in" + ("; every sheet is in" if sent == len(due) else ""))
     for p in info.players:
         if p.bouncing:
             click.echo(f"  mail to {p.name} <{p.email}> bounces: {p.bouncing}")

@@ -784,13 +784,17 @@ class PromiseMachine(RuleBasedStateMachine):
                          new_turns: list[TurnRow]) -> list[str]:
         problems = []
         players = {p.email: p for p in snap.players}
+        # an acknowledgement of the sheet that resolved its turn at once (a game that resolves on
+        # receipt) offers no correction of a closed turn: the report that follows opens the next
+        closed = {t.turn for t in new_turns}
         for row in new_mail:
             player = players.get(row.recipient)
             if player is None or row.id not in bodies or row.turn is None:
                 continue
             due = row.turn + 1 if row.kind == MailKind.REPORT else row.turn
             templates = {kind: reply_header(text) for kind, text in mail_parts(bodies[row.id])}
-            must = row.kind in ABOUT_A_TURN and self._has_move(snap, player.seat, due)
+            must = row.kind in ABOUT_A_TURN and self._has_move(snap, player.seat, due) and not (
+                row.kind == MailKind.ACK and due in closed and self.game.info.resolve_on_receipt)
             if not must and not any(templates.values()):
                 continue
             secrets = {player.secret, self.secrets_before.get(player.seat, player.secret)}

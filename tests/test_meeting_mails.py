@@ -291,7 +291,7 @@ def test_status_games_and_history_agree_about_a_computer_player(tmp_path: Path) 
     m.ingest(gmail(ann.email, f"GAME {GAME}\nSECRET {ann.secret}\n{_bot_sheet(engine, state, ann.seat)}", "a@x"))
     status = _cli(config, "status", GAME)
     assert f"  Sam          {'computer player (' + level + ')':<28} writes its sheet when the turn is resolved" in status
-    assert status.rstrip().endswith("\n1 of 2 sheets in"), status
+    assert status.rstrip().endswith("\n1 of 2 sheets in"), status  # as `pbem games` counts: Sam never holds it up
     assert "; missing: Bob\n" in _cli(config, "games")
     assert f"Sam (computer player, {level})" in _cli(config, "history", GAME)
     assert "Sam <>" not in _cli(config, "history", GAME)
