@@ -2,12 +2,14 @@
 
 For each game other than Hare & Tortoise (whose series is benchmarks/bots.py), plays a seeded
 series through the game protocol alone — views, sheets in the game's own language, parse,
-resolve — with one stronger seat against baselines, seats rotated, and prints the stronger
-player's win share with its 95% confidence interval (Wilson) and a seat's fair share, then the
-mean and the largest time the stronger player took to write one sheet (CPU time of the worker
-process, so that games played side by side do not count against each other).
+resolve — with one stronger seat against baselines, seats rotated, one series per ruleset, and
+prints the stronger player's win share with its 95% confidence interval (Wilson), a seat's fair
+share and the baseline's own share per seat, then the mean and the largest time the stronger
+player took to write one sheet (CPU time of the worker process, so that games played side by
+side do not count against each other). A shorter series per game then plays the stronger
+player against copies of itself: the rotated seat should take about the fair share.
 
-Usage: python benchmarks/bots_games.py [--games N] [--workers 2] [--only badger-bunny]
+Usage: python benchmarks/bots_games.py [--games N] [--self-games N] [--workers 2] [--only badger-bunny]
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ SERIES = [
     ("card-race", "apprentice", (), 4, "strong", "baseline"),
     ("badger-bunny", "basic", ("tournament",), 2, "strong", "baseline"),
     ("badger-bunny", "extended", ("tournament",), 2, "strong", "baseline"),
+]
+#: the stronger player against copies of itself (played with --self-games games)
+SELF_PLAY = [
+    ("card-race", "standard", (), 4, "strong", "strong"),
+    ("card-race", "apprentice", (), 4, "strong", "strong"),
+    ("badger-bunny", "basic", ("tournament",), 2, "strong", "strong"),
 ]
 
 
@@ -63,40 +71,53 @@ def play(game_name: str, ruleset: str, options: tuple[str, ...], seats: int, lev
     return list(game.result(state).winners), times
 
 
-def _one(args: tuple[str, str, tuple[str, ...], int, str, str, int]) -> tuple[float, list[float]]:
-    """One game of a series, the stronger player in seat seed % seats: its share of the win and its times."""
+def _one(args: tuple[str, str, tuple[str, ...], int, str, str, int]) -> tuple[float, float, list[float]]:
+    """One game of a series, the stronger player in seat seed % seats: its share of the win, the
+    other seats' shares together, and its times."""
     game, ruleset, options, seats, strong, baseline, seed = args
     strong_seat = seed % seats
     levels = [strong if i == strong_seat else baseline for i in range(seats)]
     winners, times = play(game, ruleset, options, seats, levels, seed, strong_seat)
-    return (1 / len(winners) if NAMES[strong_seat] in winners else 0.0), times
+    mine = 1 / len(winners) if NAMES[strong_seat] in winners else 0.0
+    rest = (len(winners) - (NAMES[strong_seat] in winners)) / len(winners) if winners else 0.0
+    return mine, rest, times
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per series (default 200)")
     ap.add_argument("--workers", type=int, default=1, help="processes playing games side by side (default 1)")
+    ap.add_argument("--self-games", type=int, default=40, help="games per series against copies of itself "
+                    "(default 40; 0: none)")
     ap.add_argument("--only", default="", help="only the series of this game (e.g. badger-bunny)")
     args = ap.parse_args()
-    for game, ruleset, options, seats, strong, baseline in SERIES:
-        if args.only and game != args.only:
-            continue
-        started = time.time()
-        jobs = [(game, ruleset, options, seats, strong, baseline, seed) for seed in range(args.games)]
-        if args.workers > 1:
-            with Pool(args.workers) as pool:
-                results = pool.map(_one, jobs)
-        else:
-            results = [_one(job) for job in jobs]
-        won = sum(share for share, _ in results)
-        times = [t for _, ts in results for t in ts]
-        low, high = wilson(won, args.games)
-        print(f"{game} ({ruleset}{', ' + ', '.join(options) if options else ''}): {seats} seats, {strong} vs "
-              f"{baseline}, seats rotated, {args.games} games, {time.time() - started:.0f} s: "
-              f"{strong} wins {won / args.games:.1%} (95% CI {low:.1%} to {high:.1%}); fair share {1 / seats:.1%}")
-        if times:
-            print(f"  time per sheet ({strong}): mean {1000 * sum(times) / len(times):.1f} ms, "
-                  f"max {1000 * max(times):.1f} ms over {len(times)} sheets (CPU)")
+    for series, games in ((SERIES, args.games), (SELF_PLAY, args.self_games)):
+        for game, ruleset, options, seats, strong, baseline in series:
+            if games and (not args.only or game == args.only):
+                run(game, ruleset, options, seats, strong, baseline, games, args.workers)
+
+
+def run(game: str, ruleset: str, options: tuple[str, ...], seats: int, strong: str, baseline: str, games: int,
+        workers: int) -> None:
+    """One series, printed."""
+    started = time.time()
+    jobs = [(game, ruleset, options, seats, strong, baseline, seed) for seed in range(games)]
+    if workers > 1:
+        with Pool(workers) as pool:
+            results = pool.map(_one, jobs)
+    else:
+        results = [_one(job) for job in jobs]
+    won = sum(share for share, _, _ in results)
+    others = sum(share for _, share, _ in results)
+    times = [t for _, _, ts in results for t in ts]
+    low, high = wilson(won, games)
+    print(f"{game} ({ruleset}{', ' + ', '.join(options) if options else ''}): {seats} seats, {strong} vs "
+          f"{baseline}, seats rotated, {games} games, {time.time() - started:.0f} s: "
+          f"{strong} wins {won / games:.1%} (95% CI {low:.1%} to {high:.1%}); fair share {1 / seats:.1%}; "
+          f"{baseline} per seat {others / games / (seats - 1):.1%}")
+    if times:
+        print(f"  time per sheet ({strong}): mean {1000 * sum(times) / len(times):.1f} ms, "
+              f"max {1000 * max(times):.1f} ms over {len(times)} sheets (CPU)")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ COMMAND_HELP = (
     ("STANDING", "with your orders: they stay in force for later turns until you send another sheet"),
     ("VACATION <from> <to>", "dates as 2026-12-24: you are away; your standing orders (or the default moves) play"),
     ("SUGGEST", "the sheet pbem's strong computer player would send for you, to edit; nothing is sent for you"),
-    ("SITTER <level> / SITTER OFF", "a computer player writes your sheet while you are away or miss a deadline"),
+    ("SITTER <level> / OFF", "a computer sitter writes your sheet while you are away or miss a deadline"),
     ("PRESS", "followed by text: a message relayed to every player of the game"),
     ("SEND SECRET / NEW SECRET", "your secret mailed to you / a new one"),
     ("TIMEZONE <zone>", "deadlines in your zone too, e.g. TIMEZONE Europe/London"),
@@ -223,7 +223,7 @@ def gm_notes(store: Store, session: Session, game: GameRow, turn: int) -> list[G
         if e.turn != turn:
             continue
         if e.kind == EventKind.SITTER:
-            notes.append(read_sitter_event(e.seat, e.text))
+            notes.append(read_sitter_event(e.seat or 0, e.text))
             continue
         full, _, public = e.text.partition("\n")
         notes.append(GmNote(e.seat if e.kind == EventKind.EDIT else None, full, public or full))

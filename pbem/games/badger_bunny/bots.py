@@ -158,11 +158,10 @@ class Strong(Bot[View]):
             return PLAIN  # her hand is not known until her draw: the run makes it first
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's samples, seeded by the chance source
         weighed = weigh(view, rng, self.playouts)
-        others = f"{weighed.candidates - 1} other choice{'s' if weighed.candidates != 2 else ''}"
         if weighed.candidates == 1:
             return "# PASS: no card of yours may be played\nPASS"
         why = (f"it did best of your {weighed.candidates} choices (the pass included) over {weighed.deals} deals of "
-               f"the cards you cannot see, each race played out (mean result {weighed.mean:+.2f}; {others} did worse)")
+               f"the cards you cannot see, each race played out (mean result {weighed.mean:+.2f})")
         if weighed.chosen is None:
             return f"# PASS: {why}\nPASS"
         t = playout.table(view.extended, view.excuse)

@@ -530,7 +530,8 @@ def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], whic
     for k, (text, (n, a, howl, needs)) in enumerate(chain, start=1):
         why = _why(view, mine, n, a, howl)
         if needs >= 0:
-            why = f"with {needs} {ANIMALS[a]} card{'s' if needs != 1 else ''} on the table, {n} more end its move on its turbo token: 2 steps more"
+            cards = f"{needs} {ANIMALS[a]} card{'s' if needs != 1 else ''}"
+            why = f"with {cards} on the table, {n} more end its move on its turbo token: 2 steps more"
         lines.append(f"#  {k}. {text}: {why}")
     return lines
 

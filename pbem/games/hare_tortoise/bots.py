@@ -251,6 +251,14 @@ FALLBACKS = (
 )
 
 
+def _fallbacks(rules: Ruleset, square: int | None) -> tuple[tuple[str, str], ...]:
+    """The fallbacks a runner on `square` (None: wherever it stands) may take: BACK only with a
+    tortoise square behind it."""
+    if square is None or rules.board.tortoise_behind[square] >= 0:
+        return FALLBACKS
+    return FALLBACKS[:2]
+
+
 def _line(prefix: str, alternatives: Sequence[tuple[str, str]]) -> list[str]:
     """An order line and, above it, one comment per alternative saying why it ranks there (an
     alternative already in the chain is left out)."""
@@ -340,7 +348,7 @@ class StrongBot(Bot[View]):
             candidates = sorted(candidates, key=lambda m: (totals[m.text], candidates.index(m)))
         alts = [m.text for m in candidates]
         alts += [m.text for m in options[SEARCH_WIDTH:] if m.text not in alts][: 12 - len(alts)]
-        return [*((a, why[a]) for a in alts), *FALLBACKS]
+        return [*((a, why[a]) for a in alts), *_fallbacks(rules, me.square)]
 
     def _chain(self, view: View, rules: Ruleset, seat: int,
                where: list[tuple[Runner, Must, int]]) -> list[tuple[str, str]]:
@@ -368,7 +376,8 @@ class StrongBot(Bot[View]):
                 alts.append((f"IF MY SQUARE = {me.square} THEN {m.text}" if guarded else m.text,
                              f"{where_text} {score(rules, m, others_all):.1f} slots to HOME after it, by the value "
                              "table"))
-        return [*alts[:13], *FALLBACKS]
+        square = where[0][0].square if len(where) == 1 else None
+        return [*alts[:13], *_fallbacks(rules, square)]
 
     def _likely_positions(self, view: View, rules: Ruleset, seat: int, me: Runner, must: Must, slots: int,
                           rng: random.Random) -> list[list[tuple[Runner, Must, int]]]:
