@@ -17,7 +17,8 @@ Stable API (a game imports these names from `pbem.orders`):
   `index` and `tried`, a tuple of `Attempt(index, alternative, outcome, reason)`; `Outcome` is
   TAKEN, CONDITION_FALSE or NOT_ALLOWED (with the game's reason value).
 - Did you mean: `suggest(word, vocabulary)` (nearest word within two edits, or None),
-  `did_you_mean(word, vocabulary)` (" — did you mean X?" or ""), `distance(a, b)`; a game's
+  `did_you_mean(word, vocabulary)` (" — did you mean X?" or ""), `meant(words)` (that format for
+  a fix found otherwise), `distance(a, b)`; a game's
   table of typical mistakes is a tuple of `Mistake(pattern, hint)` read by `known_mistake`;
   `misspelt_line_word(text, line_words, reads)` finds a line whose first word is a misspelt line
   word (`Misspelt(column, word, meant)` with its `reason()`).
@@ -34,6 +35,7 @@ from pbem.orders.suggest import (
     did_you_mean,
     distance,
     known_mistake,
+    meant,
     misspelt_line_word,
     suggest,
 )
@@ -67,6 +69,7 @@ __all__ = [
     "evaluate_chain",
     "holds",
     "known_mistake",
+    "meant",
     "misspelt_line_word",
     "suggest",
     "tokenize",

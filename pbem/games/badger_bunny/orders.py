@@ -27,6 +27,7 @@ from pbem.orders import (
     any_of,
     condition_text,
     known_mistake,
+    meant,
     misspelt_line_word,
     suggest,
     tokenize,
@@ -150,11 +151,11 @@ _VOCABULARY = tuple(sorted(KEYWORDS))
 
 
 def _near(word: str, expected: tuple[str, ...]) -> str:
-    """'; did you mean X?' for a word the language does not know: the expected words first."""
+    """' — did you mean X?' for a word the language does not know: the expected words first."""
     if not word or not word[0].isalpha() or word in expected:
         return ""
     found = suggest(word, expected if word in KEYWORDS else (*expected, *_VOCABULARY))
-    return f"; did you mean {found}?" if found else ""
+    return meant(found) if found else ""
 
 
 #: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
@@ -237,7 +238,7 @@ class _Parser:
                 except CardError as err:
                     keyword = suggest(tok.text, ("LOWEST", "ELSE")) if not cards else None
                     if keyword is not None and err.kind is Rejection.INVALID:
-                        raise OrderError(tok.column, f"{tok.text!r} is not a card; did you mean {keyword}?") from None
+                        raise OrderError(tok.column, f"{tok.text!r} is not a card{meant(keyword)}") from None
                     raise OrderError(tok.column, err.reason, err.kind) from None
                 if c in cards:
                     raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")

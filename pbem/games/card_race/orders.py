@@ -34,9 +34,9 @@ from pbem.orders import (
     all_of,
     any_of,
     condition_text,
+    did_you_mean,
     holds,
     known_mistake,
-    suggest,
     tokenize,
 )
 
@@ -172,16 +172,11 @@ def tokens(text: str) -> list[Token]:
     return tokenize(text, LEXICON)
 
 
-def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
-    close = suggest(word, choices)
-    return f" (did you mean {close}?)" if close else ""
-
-
 _VOCABULARY = tuple(sorted(KEYWORDS))
 
 
 def _unknown(t: Token, expected: tuple[str, ...]) -> str:
-    """' (did you mean X?)' for a word the language does not know: the expected words first."""
+    """' — did you mean X?' for a word the language does not know: the expected words first."""
     if t.kind is not TokenKind.WORD or t.text in KEYWORDS:
         return ""
     return did_you_mean(t.text, (*expected, *_VOCABULARY))

@@ -14,16 +14,12 @@ from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     Alternative,
-    And,
     Chain,
-    Cmp,
     Compare,
     Condition,
     HareAlternative,
     HareChoice,
     IAm,
-    Not,
-    Or,
     OrderSheet,
     PlayerIs,
     Quantity,
@@ -33,6 +29,7 @@ from pbem.games.hare_tortoise.orders.model import (
 from pbem.games.hare_tortoise.position import Move, MoveOrReason, Position, Seat
 from pbem.games.hare_tortoise.resolution import Tried
 from pbem.games.hare_tortoise.state import Must
+from pbem.orders import And, Cmp, Not, Or
 
 _FALSE = "the condition is false"
 
