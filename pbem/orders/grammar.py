@@ -69,11 +69,22 @@ class Grammar:
                 break
         return out
 
-    def text(self) -> str:
-        """The grammar as EBNF, one rule a line, for the players' guide."""
-        width = max(len(r.name) for r in self.rules)
-        return "\n".join(f"{r.name:<{width}} = {r.shape} ;" + (f"  (* {r.note} *)" if r.note else "")
-                         for r in self.rules)
+    def text(self, width: int = 100) -> str:
+        """The grammar as EBNF for the players' guide: a rule a line, a long rule broken before
+        its alternatives."""
+        name_width = max(len(r.name) for r in self.rules)
+        lines: list[str] = []
+        for r in self.rules:
+            head = f"{r.name:<{name_width}} = "
+            rows = [head]
+            for k, branch in enumerate(_branches(r.shape)):
+                part = branch if k == 0 else f"| {branch}"
+                if k and len(rows[-1]) + len(part) + 1 > width:
+                    rows.append(" " * (len(head) - 2))
+                rows[-1] += part if rows[-1].endswith(" ") else f" {part}"
+            rows[-1] += " ;" + (f"  (* {r.note} *)" if r.note else "")
+            lines += rows
+        return "\n".join(lines)
 
 
 def _items(shape: str) -> list[str]:
@@ -82,6 +93,22 @@ def _items(shape: str) -> list[str]:
 
 def _words(shape: str) -> list[str]:
     return [item.strip('"') for item in _items(shape) if item.startswith('"')]
+
+
+def _branches(shape: str) -> list[str]:
+    """The shape's text split at its top-level `|` (outside brackets and quotes)."""
+    out, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(shape):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "[{(":
+            depth += 1
+        elif not quoted and ch in "]})":
+            depth -= 1
+        elif not quoted and ch == "|" and depth == 0:
+            out.append(shape[start:i].strip())
+            start = i + 1
+    return [*out, shape[start:].strip()]
 
 
 def _close(items: list[str], start: int) -> int:
