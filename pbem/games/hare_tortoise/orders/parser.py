@@ -273,9 +273,10 @@ class _Build(Transformer[Token, object]):
 
     def compare(self, quantity: Token, cmp: Token, value: Token) -> Condition:
         q = Quantity.MY_SQUARE if quantity.type == "MY" else Quantity[quantity.type]
-        sign = {"<>": "!=", "==": "="}.get(str(cmp), str(cmp))
+        sign = Cmp.of(str(cmp))  # the grammar admits only signs the toolkit knows, synonyms included
+        assert sign is not None
         n = _square(value) if q is Quantity.MY_SQUARE else int(value)
-        return Compare(q, Cmp(sign), n)
+        return Compare(q, sign, n)
 
     # actions ---------------------------------------------------------------
     def to_square(self, square: Token) -> Action:
