@@ -13,16 +13,15 @@ from typing import Any
 
 from pbem.games.hare_tortoise.orders.model import (
     ActionKind,
-    And,
     Compare,
     IAm,
     NextKind,
-    Not,
     PlayerIs,
     Quantity,
     RunnerTest,
     SquareIs,
 )
+from pbem.orders import And, Not
 
 HOME = 64
 _GIBSONS = """0 start 1 hare 2 carrot 3 hare 4 3 5 carrot 6 hare 7 156 8 2 9 4 10 lettuce 11 tortoise 12 3 13 carrot
@@ -229,7 +228,7 @@ class Reference:
         if isinstance(c, Compare):
             value = {Quantity.CARROTS: self.car[i], Quantity.LETTUCES: self.let[i], Quantity.RANK: self.pos(i),
                      Quantity.MY_SQUARE: self.sq[i]}[c.quantity]
-            return bool(c.cmp.test(value, c.value))
+            return c.cmp.holds(value, c.value)
         if isinstance(c, Not):
             return not self.holds(i, c.inner)
         if isinstance(c, And):

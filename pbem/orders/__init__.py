@@ -16,8 +16,12 @@ Stable API (a game imports these names from `pbem.orders`):
 - Chains: `evaluate_chain(alternatives, holds=..., refusal=...) -> ChainResult` with `taken`,
   `index` and `tried`, a tuple of `Attempt(index, alternative, outcome, reason)`; `Outcome` is
   TAKEN, CONDITION_FALSE or NOT_ALLOWED (with the game's reason value).
+- Grammar: `Grammar(rules)` of `Rule(name, shape, note="")` in EBNF, a game's language written
+  down once: `keywords()`, `first_words(rule)`, `alternatives(rule)` and `text()` derive the
+  reader's vocabulary, its line words and dispatch, and the guide's grammar from it.
 - Did you mean: `suggest(word, vocabulary)` (nearest word within two edits, or None),
-  `did_you_mean(word, vocabulary)` (" — did you mean X?" or ""), `distance(a, b)`; a game's
+  `did_you_mean(word, vocabulary)` (" — did you mean X?" or ""), `meant(words)` (that format for
+  a fix found otherwise), `distance(a, b)`; a game's
   table of typical mistakes is a tuple of `Mistake(pattern, hint)` read by `known_mistake`;
   `misspelt_line_word(text, line_words, reads)` finds a line whose first word is a misspelt line
   word (`Misspelt(column, word, meant)` with its `reason()`).
@@ -28,12 +32,14 @@ from __future__ import annotations
 from pbem.orders.chain import Attempt, ChainResult, Outcome, evaluate_chain
 from pbem.orders.conditions import SIGNS, And, Brackets, Cmp, Condition, Not, Or, all_of, any_of, condition_text, holds
 from pbem.orders.errors import ErrorKind, OrderError, caret
+from pbem.orders.grammar import Grammar, Rule
 from pbem.orders.suggest import (
     Misspelt,
     Mistake,
     did_you_mean,
     distance,
     known_mistake,
+    meant,
     misspelt_line_word,
     suggest,
 )
@@ -49,6 +55,7 @@ __all__ = [
     "Cmp",
     "Condition",
     "ErrorKind",
+    "Grammar",
     "Lexicon",
     "Misspelt",
     "Mistake",
@@ -56,6 +63,7 @@ __all__ = [
     "Or",
     "OrderError",
     "Outcome",
+    "Rule",
     "Token",
     "TokenKind",
     "all_of",
@@ -67,6 +75,7 @@ __all__ = [
     "evaluate_chain",
     "holds",
     "known_mistake",
+    "meant",
     "misspelt_line_word",
     "suggest",
     "tokenize",

@@ -58,7 +58,12 @@ def suggest(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) 
 def did_you_mean(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) -> str:
     """' — did you mean X?' for the nearest word, or '' when none is near."""
     found = suggest(word, vocabulary, limit=limit)
-    return f" — did you mean {found}?" if found else ""
+    return meant(found) if found else ""
+
+
+def meant(words: str) -> str:
+    """The one way every game offers a fix: ' — did you mean X?' (X a word, or `A or B`)."""
+    return f" — did you mean {words}?"
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,7 @@ class Misspelt:
     meant: str
 
     def reason(self) -> str:
-        return f"unknown word {self.word!r} — did you mean {self.meant}?"
+        return f"unknown word {self.word!r}{meant(self.meant)}"
 
 
 def misspelt_line_word(text: str, line_words: Sequence[str], reads: Callable[[str], bool]) -> Misspelt | None:

@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from pbem.orders import ErrorKind, OrderError, suggest
+from pbem.orders import ErrorKind, OrderError, meant, suggest
 
 SUITS = ("MOONS", "SUNS", "WAVES", "LEAVES", "WYRMS", "KNOTS")
 _SINGULAR = {"MOON": "MOONS", "SUN": "SUNS", "WAVE": "WAVES", "LEAF": "LEAVES", "WYRM": "WYRMS", "KNOT": "KNOTS"}
@@ -202,10 +202,10 @@ def _part_fixed(key: str) -> str | None:
 def _suggest(word: str) -> str:
     fixed = _part_fixed(word)
     if fixed is not None:
-        return f"; did you mean {fixed}?"
+        return meant(fixed)
     words = [*BY_TOKEN, *NAMES]
     close = difflib.get_close_matches(word, words, n=2, cutoff=0.6)
-    return f"; did you mean {' or '.join(close)}?" if close else ""
+    return meant(" or ".join(close)) if close else ""
 
 
 def parse_card(word: str, deck: Deck) -> Card:

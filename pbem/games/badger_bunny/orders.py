@@ -1,8 +1,10 @@
 """The order language of If Badger was a Bunny: turn lines and DEFAULT, read once into typed chains.
 
-The reader is a hand-written tokenizer and a recursive-descent parser over one bounded line:
-every character is looked at once and every token once, so no line can take more than
-linear time.
+The language is written down once, in `GRAMMAR`: the reader follows its rules one method a rule,
+and takes from it the words a line starts with (`LINE_FORMS`) and every word it knows (`KEYWORDS`,
+the vocabulary of "did you mean"). The reader is a hand-written tokenizer and a recursive-descent
+parser over one bounded line: every character is looked at once and every token once, so no line
+can take more than linear time.
 """
 
 from __future__ import annotations
@@ -13,29 +15,55 @@ from dataclasses import dataclass
 from pbem.games.badger_bunny.cards import Card, CardError, Deck, Rank, parse_card, parse_rank
 from pbem.games.sheet import Line, Rejection
 from pbem.orders import (
+    SIGNS,
     And,
     Brackets,
     Cmp,
+    Grammar,
     Lexicon,
     Mistake,
     Not,
     Or,
     OrderError,
+    Rule,
     Token,
     TokenKind,
     all_of,
     any_of,
     condition_text,
     known_mistake,
+    meant,
     misspelt_line_word,
     suggest,
     tokenize,
 )
 
 MAX_LINE = 600  # characters of one order line
-ORDER_WORDS = ("PLAY", "PASS", "IF", "DEFAULT")
-KEYWORDS = frozenset({"PLAY", "PASS", "IF", "THEN", "ELSE", "DEFAULT", "LOWEST", "AND", "OR", "NOT", "I", "LEAD",
-                      "OPPONENT", "PASSED", "PASSES", "SERIES", "IS", "LAST", "RANK", "HAND", "DECK", "HOLD"})
+
+#: the badger's order language; keywords in any case, a colon may follow a line's first word
+GRAMMAR = Grammar((
+    Rule("line", "turn | default"),
+    Rule("turn", "chain", "one turn's chain, the lines in the order of your turns"),
+    Rule("default", '"DEFAULT" [":"] chain'),
+    Rule("chain", 'alternative { "ELSE" alternative }'),
+    Rule("alternative", '[ "IF" condition "THEN" ] action'),
+    Rule("action", '"PLAY" card { [","] card } | "PLAY" "LOWEST" | "PASS"', "a card at most once"),
+    Rule("condition", 'term { "OR" term }'),
+    Rule("term", 'factor { "AND" factor }'),
+    Rule("factor", '{ "NOT" } ( "(" condition ")" | atom )', "brackets at most 20 deep"),
+    Rule("atom", '"I" "LEAD" | "I" "HOLD" card | "OPPONENT" ( "PASSED" | "PASSES" ) '
+                 '| [ "OPPONENT" ] ( "HAND" | "DECK" ) cmp n | "SERIES" "IS" [ "NOT" ] series '
+                 '| "LAST" "RANK" cmp rank'),
+    Rule("series", '"SINGLE" | "SINGLES" | "MULTIPLE" | "MULTIPLES" | "STRAIGHT" | "STRAIGHTS"'),
+    Rule("cmp", " | ".join(f'"{sign}"' for sign in SIGNS)),
+    Rule("card", "name", "a card of the deck, by any of its names (the guide's Naming cards)"),
+    Rule("rank", "name", "a rank of the deck, as a word or a number"),
+    Rule("n", "digits", "a whole number of at most 9 digits"),
+))
+KEYWORDS = GRAMMAR.keywords()
+#: each word a line may start with, and the rule it starts
+LINE_FORMS = {word: form for form in GRAMMAR.alternatives("line") for word in GRAMMAR.first_words(form)}
+ORDER_WORDS = tuple(LINE_FORMS)
 
 
 class SetType(enum.Enum):
@@ -150,11 +178,11 @@ _VOCABULARY = tuple(sorted(KEYWORDS))
 
 
 def _near(word: str, expected: tuple[str, ...]) -> str:
-    """'; did you mean X?' for a word the language does not know: the expected words first."""
+    """' — did you mean X?' for a word the language does not know: the expected words first."""
     if not word or not word[0].isalpha() or word in expected:
         return ""
     found = suggest(word, expected if word in KEYWORDS else (*expected, *_VOCABULARY))
-    return f"; did you mean {found}?" if found else ""
+    return meant(found) if found else ""
 
 
 #: typical mistakes, spotted by their words side by side (`#`: any number); the hint replaces the
@@ -237,7 +265,7 @@ class _Parser:
                 except CardError as err:
                     keyword = suggest(tok.text, ("LOWEST", "ELSE")) if not cards else None
                     if keyword is not None and err.kind is Rejection.INVALID:
-                        raise OrderError(tok.column, f"{tok.text!r} is not a card; did you mean {keyword}?") from None
+                        raise OrderError(tok.column, f"{tok.text!r} is not a card{meant(keyword)}") from None
                     raise OrderError(tok.column, err.reason, err.kind) from None
                 if c in cards:
                     raise OrderError(tok.column, f"{c.token} is given twice in one PLAY")
@@ -406,9 +434,9 @@ def read_line(text: str, deck: Deck) -> LineReading:
         misspelt = misspelt_line_word(stripped, ORDER_WORDS, lambda fixed: _reads(fixed, deck))
         if misspelt is None:
             return LineReading("ignored", None)
-        kind = "default" if misspelt.meant == "DEFAULT" else "turn"
+        kind = LINE_FORMS[misspelt.meant]
         return LineReading(kind, None, error=OrderError(misspelt.column, misspelt.reason()))
-    kind = "default" if first == "DEFAULT" else "turn"
+    kind = LINE_FORMS[first]
     if len(text) > MAX_LINE:
         return LineReading(kind, None, error=OrderError(MAX_LINE, f"an order line may hold {MAX_LINE} characters"))
     toks: list[Token] = []

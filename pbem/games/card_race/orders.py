@@ -1,14 +1,8 @@
 """The card race's order lines: typed values, and a linear-time reader with plain-word errors.
 
-The grammar (RULES-CARD-RACE.md, "Orders"):
-
-    <chain>       := <alternative> ( ELSE <alternative> )*
-    <alternative> := [ IF <condition> THEN ] <action>
-    <action>      := PLAY <n> <animal> [ WITH [<k>] HOWL ]
-    <condition>   := <term> ( OR <term> )*
-    <term>        := <factor> ( AND <factor> )*
-    <factor>      := NOT <factor> | ( <condition> ) | <atom>
-    <atom>        := HAND <kind> <cmp> <n> | TABLE <kind> <cmp> <n> | TABLE <cmp> <n>
+The language is written down once, in `GRAMMAR` (RULES-CARD-RACE.md, "Orders"): the reader
+follows its rules one method a rule, and takes from it the words a line starts with (`LINE_FORMS`,
+its dispatch) and every word it knows (`KEYWORDS`, the vocabulary of "did you mean").
 
 A line is split into tokens by one scan, and read by recursive descent with no backtracking;
 nesting and length are bounded, so no line costs more than linear time.
@@ -24,19 +18,21 @@ from pbem.orders import (
     And,
     Cmp,
     ErrorKind,
+    Grammar,
     Lexicon,
     Mistake,
     Not,
     Or,
     OrderError,
+    Rule,
     Token,
     TokenKind,
     all_of,
     any_of,
     condition_text,
+    did_you_mean,
     holds,
     known_mistake,
-    suggest,
     tokenize,
 )
 
@@ -44,9 +40,30 @@ MAX_LINE = 600  # characters of one order line
 MAX_DEPTH = 12  # nesting of NOT and brackets
 MAX_NUMBER = 999_999_999  # nine digits: any count a player may write, and bounded
 COMPARISONS = SIGNS
-KEYWORDS = frozenset({"BET", "PLAY", "IF", "THEN", "ELSE", "DEFAULT", "RACE", "WITH", "HOWL", "HAND", "TABLE", "AND",
-                      "OR", "NOT", *ANIMAL_WORDS})
-LINE_WORDS = ("BET", "PLAY", "IF", "DEFAULT", "RACE")
+
+#: the card race's order language; keywords in any case, a colon may follow a line's first word
+GRAMMAR = Grammar((
+    Rule("line", "bet | play | default | race"),
+    Rule("bet", '"BET" [":"] kind'),
+    Rule("play", "chain"),
+    Rule("default", '"DEFAULT" [":"] chain'),
+    Rule("race", '"RACE" [":"] animal { [","] animal }', "apprentice only"),
+    Rule("chain", 'alternative { "ELSE" alternative }'),
+    Rule("alternative", '[ "IF" condition "THEN" ] action'),
+    Rule("action", '"PLAY" n animal [ "WITH" [ n ] "HOWL" ]', "1 to 4 cards; WITH after WOLF only"),
+    Rule("condition", 'term { "OR" term }'),
+    Rule("term", 'factor { "AND" factor }'),
+    Rule("factor", '"NOT" factor | "(" condition ")" | atom'),
+    Rule("atom", '"HAND" kind cmp n | "TABLE" kind cmp n | "TABLE" cmp n'),
+    Rule("kind", 'animal | "HOWL"'),
+    Rule("animal", " | ".join(f'"{word}"' for word in ANIMAL_WORDS)),
+    Rule("cmp", " | ".join(f'"{sign}"' for sign in SIGNS)),
+    Rule("n", "digits", "a whole number of at most 9 digits"),
+))
+KEYWORDS = GRAMMAR.keywords()
+#: each word a line may start with, and the rule it starts: what the sheet reader dispatches on
+LINE_FORMS = {word: form for form in GRAMMAR.alternatives("line") for word in GRAMMAR.first_words(form)}
+LINE_WORDS = tuple(LINE_FORMS)
 KIND_HOWL = 5  # a <kind> is an animal index, or this for HOWL
 
 
@@ -172,16 +189,11 @@ def tokens(text: str) -> list[Token]:
     return tokenize(text, LEXICON)
 
 
-def did_you_mean(word: str, choices: tuple[str, ...]) -> str:
-    close = suggest(word, choices)
-    return f" (did you mean {close}?)" if close else ""
-
-
 _VOCABULARY = tuple(sorted(KEYWORDS))
 
 
 def _unknown(t: Token, expected: tuple[str, ...]) -> str:
-    """' (did you mean X?)' for a word the language does not know: the expected words first."""
+    """' — did you mean X?' for a word the language does not know: the expected words first."""
     if t.kind is not TokenKind.WORD or t.text in KEYWORDS:
         return ""
     return did_you_mean(t.text, (*expected, *_VOCABULARY))

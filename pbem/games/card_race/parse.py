@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from pbem.games.card_race.cards import APPRENTICE
 from pbem.games.card_race.orders import (
+    LINE_FORMS,
     LINE_WORDS,
     MAX_LINE,
     Chain,
@@ -40,26 +41,27 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
             if misspelt is None:
                 echo.append(Ignored(line.number, line.raw))
                 continue
-            if misspelt.meant in ("PLAY", "IF"):
+            if LINE_FORMS[misspelt.meant] == "play":
                 plays.append(PlayLine(line.number, None))  # it still takes its card turn
             echo.append(Rejected(line.number, misspelt.column, line.raw, misspelt.reason()))
             continue
         try:
             if len(text) > MAX_LINE:
                 raise OrderError(MAX_LINE, f"an order line may hold at most {MAX_LINE} characters")
-            if word == "BET":
+            form = LINE_FORMS[word]
+            if form == "bet":
                 if apprentice or not betting:
                     why = ("the apprentice race has no second bet" if apprentice else
                            "bets are made in the first mail turn of a race")
                     raise OrderError(1, why, ErrorKind.ILLEGAL)
                 bet, bet_line = read_bet(text, apprentice=apprentice), line.number
                 echo.append(Accepted(line.number, line.raw, bet_text(bet)))
-            elif word == "RACE":
+            elif form == "race":
                 if not apprentice:
                     raise OrderError(1, "RACE lines belong to the apprentice race only", ErrorKind.ILLEGAL)
                 race = read_race(text)
                 echo.append(Accepted(line.number, line.raw, race_text(race)))
-            elif word == "DEFAULT":
+            elif form == "default":
                 default, default_line = read_chain(text, apprentice=apprentice, skip_first=True), line.number
                 echo.append(Accepted(line.number, line.raw, f"DEFAULT {default.text()}"))
             else:
@@ -67,7 +69,7 @@ def parse_lines(lines: Sequence[Line], *, ruleset: str, betting: bool) -> tuple[
                 plays.append(PlayLine(line.number, chain))
                 echo.append(Accepted(line.number, line.raw, chain.text()))
         except OrderError as err:
-            if word in ("PLAY", "IF"):
+            if LINE_FORMS[word] == "play":
                 plays.append(PlayLine(line.number, None))  # it still takes its card turn
             echo.append(Rejected(line.number, err.column, line.raw, err.reason, err.kind))
     orders = Orders(bet, tuple(plays), default, race, bet_line, default_line)

@@ -14,16 +14,12 @@ from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     Alternative,
-    And,
     Chain,
-    Cmp,
     Compare,
     Condition,
     HareAlternative,
     HareChoice,
     IAm,
-    Not,
-    Or,
     OrderSheet,
     PlayerIs,
     Quantity,
@@ -33,6 +29,7 @@ from pbem.games.hare_tortoise.orders.model import (
 from pbem.games.hare_tortoise.position import Move, MoveOrReason, Position, Seat
 from pbem.games.hare_tortoise.resolution import Tried
 from pbem.games.hare_tortoise.state import Must
+from pbem.orders import And, Cmp, Not, Or
 
 _FALSE = "the condition is false"
 
@@ -257,7 +254,14 @@ _ACTIONS: dict[ActionKind, Callable[[Position, int, Action], MoveOrReason]] = {
 def first_alternative(p: Position, seat: Seat, line: OrderLine, tried: list[Tried]) -> tuple[Move | None, int]:
     """The chain's first true and legal alternative, as (its move, its acting runner): the one the
     alternative names (two-player), else the seat's runner. Every alternative looked at is added
-    to `tried`. (None, -1) when there is none."""
+    to `tried`. (None, -1) when there is none.
+
+    This is `pbem.orders.evaluate_chain`'s algorithm (condition false: skip; not allowed: skip
+    with the reason; else taken and stop), written out because it runs at every slot of every
+    game: the toolkit's form, with its calls per alternative (the condition, the refusal, the
+    record), made the engine 0.94x the plain reference in benchmarks/engine.py against 1.08x for
+    this loop, under its floor of 1.0x. Its records are made once per alternative (`Option`) and
+    once per reason (`_illegal`) instead."""
     own = seat.runners[0]
     for option in line.options:
         i = own if option.runner is None else option.runner

@@ -13,19 +13,18 @@ from pbem.games.hare_tortoise import engine
 from pbem.games.hare_tortoise.board import Kind
 from pbem.games.hare_tortoise.orders.model import (
     ActionKind,
-    And,
     Chain,
-    Cmp,
     Compare,
     Condition,
     IAm,
-    Not,
     OrderSheet,
     PlayerIs,
     RunnerTest,
+    condition_str,
 )
 from pbem.games.hare_tortoise.rules import Ruleset
 from pbem.games.hare_tortoise.state import State
+from pbem.orders import And, Cmp, Not
 
 
 def _atoms(cond: Condition) -> list[Condition]:
@@ -66,10 +65,10 @@ def _contradiction(cond: Condition) -> str | None:
             negated ^= inner.negated
             key = ("I AM", inner.last)
         else:
-            key = str(inner)
+            key = condition_str(inner)
         if key in said and said[key][0] != negated:
-            return f"`{atom}` contradicts `{said[key][1]}`"
-        said[key] = (negated, str(atom))
+            return f"`{condition_str(atom)}` contradicts `{said[key][1]}`"
+        said[key] = (negated, condition_str(atom))
     return None
 
 

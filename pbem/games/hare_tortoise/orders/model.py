@@ -1,4 +1,7 @@
-"""Typed orders: what a parsed sheet holds, each value printable in canonical form."""
+"""Typed orders: what a parsed sheet holds, each value printable in canonical form.
+
+The comparison (`Cmp`) and the NOT / AND / OR tree are the order toolkit's; the game adds its atoms.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.orders import ErrorKind
+from pbem.orders import And, Cmp, ErrorKind, Not, Or, condition_text
 
 
 class ActionKind(enum.Enum):
@@ -62,28 +65,6 @@ class Action:
         if k is ActionKind.BACK and self.distance is not None:
             return f"BACK {self.distance}"
         return str(k.value)
-
-
-class Cmp(enum.Enum):
-    EQ = "="
-    NE = "!="
-    LT = "<"
-    LE = "<="
-    GT = ">"
-    GE = ">="
-
-    def test(self, a: int, b: int) -> bool:
-        if self is Cmp.EQ:
-            return a == b
-        if self is Cmp.NE:
-            return a != b
-        if self is Cmp.LT:
-            return a < b
-        if self is Cmp.LE:
-            return a <= b
-        if self is Cmp.GT:
-            return a > b
-        return a >= b
 
 
 class Quantity(enum.Enum):
@@ -154,35 +135,15 @@ class Compare:
         return f"{self.quantity.value} {self.cmp.value} {self.value}"
 
 
-@dataclass(frozen=True)
-class Not:
-    inner: Condition
-
-    def __str__(self) -> str:
-        return f"NOT {_wrap(self.inner, (And, Or))}"
+#: a test of the position, the game's own words (`SQUARE 5 IS FREE`, `RANK = 1`)
+Atom = SquareIs | PlayerIs | IAm | Compare
+#: a condition: an atom, or the toolkit's NOT, AND and OR over conditions
+Condition = Atom | Not[Atom] | And[Atom] | Or[Atom]
 
 
-@dataclass(frozen=True)
-class And:
-    parts: tuple[Condition, ...]
-
-    def __str__(self) -> str:
-        return " AND ".join(_wrap(p, (Or,)) for p in self.parts)
-
-
-@dataclass(frozen=True)
-class Or:
-    parts: tuple[Condition, ...]
-
-    def __str__(self) -> str:
-        return " OR ".join(str(p) for p in self.parts)
-
-
-Condition = SquareIs | PlayerIs | IAm | Compare | Not | And | Or
-
-
-def _wrap(cond: Condition, kinds: tuple[type, ...]) -> str:
-    return f"({cond})" if isinstance(cond, kinds) else str(cond)
+def condition_str(cond: Condition) -> str:
+    """A condition in canonical words, with brackets only where precedence needs them."""
+    return condition_text(cond, str)
 
 
 @dataclass(frozen=True)
@@ -197,7 +158,7 @@ class Alternative:
         act = str(self.action) if self.runner_name is None else f"{self.runner_name} {self.action}"
         if self.condition is None:
             return act
-        return f"IF {self.condition} THEN {act}"
+        return f"IF {condition_str(self.condition)} THEN {act}"
 
 
 @dataclass(frozen=True)
@@ -221,7 +182,7 @@ class HareAlternative:
     def __str__(self) -> str:
         if self.condition is None:
             return self.choice.value
-        return f"IF {self.condition} THEN {self.choice.value}"
+        return f"IF {condition_str(self.condition)} THEN {self.choice.value}"
 
 
 def hare_text(chain: tuple[HareAlternative, ...]) -> str:

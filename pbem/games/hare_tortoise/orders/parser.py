@@ -16,9 +16,7 @@ from pbem.games.hare_tortoise.orders.model import (
     Action,
     ActionKind,
     Alternative,
-    And,
     Chain,
-    Cmp,
     Compare,
     Condition,
     HareAlternative,
@@ -26,8 +24,6 @@ from pbem.games.hare_tortoise.orders.model import (
     IAm,
     MoveOrder,
     NextKind,
-    Not,
-    Or,
     OrderSheet,
     PlayerIs,
     Quantity,
@@ -40,13 +36,18 @@ from pbem.games.hare_tortoise.orders.model import (
 )
 from pbem.games.sheet import Accepted, Line, Rejected, read_sheet
 from pbem.orders import (
+    And,
+    Cmp,
     Lexicon,
     Mistake,
+    Not,
+    Or,
     OrderError,
     TokenKind,
     caret,
     did_you_mean,
     known_mistake,
+    meant,
     misspelt_line_word,
     suggest,
     tokenize,
@@ -216,7 +217,7 @@ class _Build(Transformer[Token, object]):
         if seat is not None:
             raise _LineError(column, f"{seat} is a player, not a runner: name the runner that moves ({choices})")
         close = difflib.get_close_matches(key, [r.lower() for r in own], n=1)
-        hint = f" — did you mean {next(r for r in own if r.lower() == close[0])}?" if close else \
+        hint = meant(next(r for r in own if r.lower() == close[0])) if close else \
             f" (your runners: {' and '.join(own)})"
         raise _LineError(column, f"no runner called {key.capitalize()}{hint}")
 
@@ -251,7 +252,7 @@ class _Build(Transformer[Token, object]):
                              f"runner ({' or '.join(runners)})")
         known = {k: p for k, (_, p) in self.players.items()}
         close = difflib.get_close_matches(key, list(known), n=1)
-        hint = f" — did you mean {known[close[0]]}?" if close else f" (players: {', '.join(known.values())})"
+        hint = meant(known[close[0]]) if close else f" (players: {', '.join(known.values())})"
         what = "player" if self.two is None else "runner"
         raise _LineError(name.column or 1, f"no {what} called {key.capitalize()}{hint}")
 
@@ -272,9 +273,10 @@ class _Build(Transformer[Token, object]):
 
     def compare(self, quantity: Token, cmp: Token, value: Token) -> Condition:
         q = Quantity.MY_SQUARE if quantity.type == "MY" else Quantity[quantity.type]
-        sign = {"<>": "!=", "==": "="}.get(str(cmp), str(cmp))
+        sign = Cmp.of(str(cmp))  # the grammar admits only signs the toolkit knows, synonyms included
+        assert sign is not None
         n = _square(value) if q is Quantity.MY_SQUARE else int(value)
-        return Compare(q, Cmp(sign), n)
+        return Compare(q, sign, n)
 
     # actions ---------------------------------------------------------------
     def to_square(self, square: Token) -> Action:
@@ -386,7 +388,7 @@ def _unknown_word(text: str, column: int, players: Sequence[str]) -> tuple[int, 
             if near is None:
                 return None
             found = text[tok.column - 1:tok.column - 1 + len(tok.text)]
-            return tok.column, f"unknown word {found!r} — did you mean {near}?"
+            return tok.column, f"unknown word {found!r}{meant(near)}"
     return None
 
 
