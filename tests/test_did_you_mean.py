@@ -83,3 +83,25 @@ def test_the_typos_are_one_edit_from_the_word() -> None:
         ("BDI 7", "BID"), ("BIDD 7", "BID"),
         ("MOVE 2: IF Ann IS AEHAD THEN NEXT", "AHEAD"), ("MOVE 2: IF Ann IS AHEADD THEN NEXT", "AHEAD"),
         ("MOVE 2: IF Ann IS AHEAD TEHN NEXT", "THEN"), ("MOVE 2: IF Ann IS AHEAD THENN NEXT", "THEN")]
+
+
+#: how players end a mail: a greeting, thanks, and their first name alone on a line (names one or two
+#: letters from a line word of some game among them: Grace, Bert, Ida, Pat, Mo)
+SIGN_OFFS = ("Hi all,", "Thanks!", "Cheers,", "Best,", "Alice", "Grace", "Bert", "Ida", "Pat", "Mo", "Bob",
+             "Ann", "Tom", "Dee", "Ed", "Kate", "Paul")
+
+
+@pytest.mark.parametrize("kind", [g.info.name for g in games()])
+def test_a_signature_is_no_misspelt_order(folder: Folder, kind: str) -> None:
+    """A mail of greetings and a name is no sheet (only orders replace orders), however near a
+    name is to one of the game's words, and nothing in it is answered with 'did you mean'."""
+    addresses = new_game("names", kind)
+    game, players, state = folder.m.game_state("names")
+    seat = folder.m.engine(game).may_send(state)[0]
+    player = next(p for p in players if p.seat == seat)
+    for i, name in enumerate(SIGN_OFFS):
+        body = f"GAME names\nSECRET {player.secret}\n\nHi all,\nThanks!\nCheers,\n{name}"
+        _, mails = folder.send(client_mail(addresses[seat], body, mid=f"n{i}@x"))
+        answer = " ".join(text_of(next(p for p in mails if "-answer-" in p.name or "-ack-" in p.name)).split())
+        assert "did you mean" not in answer and "rejected" not in answer, (name, answer)
+        assert "the sheet in force is unchanged" in answer, (name, answer)

@@ -33,10 +33,11 @@ def distance(a: str, b: str, limit: int = MAX_DISTANCE) -> int:
     return min(prev[len(b)], limit + 1)
 
 
-def suggest(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) -> str | None:
+def suggest(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE, loose: bool = True) -> str | None:
     """The vocabulary's word nearest to `word` (case ignored): within `limit` edits and closer than
-    half the word (ties go to the vocabulary's first), else the closest by difflib's ratio of at
-    least 0.6 (a word misspelt in more places, or a short form). None when nothing is near."""
+    half the word (ties go to the vocabulary's first), else (when `loose`) the closest by
+    difflib's ratio of at least 0.6 (a word misspelt in more places, or a short form). None when
+    nothing is near."""
     key = word[:MAX_WORD].upper()
     if not key:
         return None
@@ -49,8 +50,8 @@ def suggest(word: str, vocabulary: Iterable[str], *, limit: int = MAX_DISTANCE) 
         d = distance(key, up, limit)
         if d <= limit and 2 * d < max(len(key), len(up)) and (best is None or d < best[0]):
             best = (d, known)
-    if best is not None:
-        return best[1]
+    if best is not None or not loose:
+        return None if best is None else best[1]
     close = difflib.get_close_matches(key, upper, n=1, cutoff=0.6)
     return words[upper.index(close[0])] if close else None
 
@@ -112,7 +113,13 @@ def misspelt_line_word(text: str, line_words: Sequence[str], reads: Callable[[st
     word = text[start:end]
     if not word or word.upper() in line_words:
         return None
-    meant = suggest(word, line_words)
+    # A word alone on its line, or a short one, is taken for a line word only one edit away, and
+    # never by likeness alone; a word alone written as a name is a signature ("Alice", "Grace"),
+    # never a misspelt order.
+    alone = not text[end:].strip(" .,;:!?-")
+    if alone and word[0].isupper() and word[1:].islower():
+        return None
+    meant = suggest(word, line_words, limit=1 if alone or len(word) <= 4 else MAX_DISTANCE, loose=False)
     if meant is None or not reads(text[:start] + meant + text[end:]):
         return None
     return Misspelt(start + 1, word, meant)
