@@ -278,7 +278,9 @@ def _games_hint(m: Deps, session: Session, sender: str) -> str:
     mine = m.store.games_of_address(session, sender)
     if mine:
         return "Your games: " + ", ".join(g.name for g in mine) + "."
-    return ""
+    # most often a reply to one of the club's answers that left its CONFIRM (or JOIN) line in the quote only
+    return ("Lines for the club (LIST, JOIN, CONFIRM, ...; HELP lists them) go at the top of a mail without GAME "
+            "and SECRET lines: a line in the quoted text does not count.")
 
 
 def find_player(m: Deps, session: Session, it: Intake) -> None:

@@ -181,7 +181,7 @@ def take(m: Deps, session: Session, it: Intake) -> None:
             club.answer(command, "not done:", [f"{err}."])
     if club.token:
         club.answers.append(Answer("CONFIRM", "to go ahead, reply with this line (from this address):",
-                                   ("", f"  CONFIRM {club.token}", "",
+                                   (f"  CONFIRM {club.token}", "",
                                     f"It is good for {CONFIRM_DAYS} days; without it nothing changes.")))
     send(club)
     words = ", ".join(dict.fromkeys([*(["TIMEZONE"] if it.sheet.timezone else []), *(c.word for c in found)]))
@@ -426,7 +426,10 @@ def _game_name(club: Club, name: str) -> str:
     game = next((g for g in club.m.store.games(club.session) if g.name.lower() == name.lower()), None)
     if game is not None:
         return game.name
-    return _open(club, name).name
+    row = signup.find_open(club.session, name)
+    if row is None or row.status != "open":
+        raise PbemError(f"no game called {name!r} is running or open for sign-up here; LIST shows the open games")
+    return row.name
 
 
 def _systems() -> list[str]:

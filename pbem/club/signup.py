@@ -64,6 +64,9 @@ def read_seats(text: str) -> tuple[int, int]:
 
 def open_game(m: Moderator, want: Opening) -> OpenGameRow:
     """Open a game for sign-up: checked like `pbem new-game` would check it at either size."""
+    from pbem.moderator import check_game_name
+
+    check_game_name(want.name)
     engine = find_game(want.game)
     low, high = read_seats(want.seats)
     ruleset, chosen = engine.info.check_setup(want.rules, want.options, low)
@@ -71,6 +74,9 @@ def open_game(m: Moderator, want: Opening) -> OpenGameRow:
     if want.deadline:
         clock.Schedule(want.deadline)  # checked now, not when the game starts
     starts = None if want.start.strip().lower() in ("when-full", "full") else clock.parse_moment(want.start)
+    if starts is not None and starts <= m.now():
+        raise PbemError(f"--start {want.start}: that moment has passed (it is {clock.show_utc(m.now())} now); give a "
+                        "later one, or --start when-full")
     if len(want.invite) > MAX_INVITE or not all(ch.isalnum() or ch in "-_" for ch in want.invite):
         raise PbemError(f"--invite takes one word of letters and digits (at most {MAX_INVITE}), not {want.invite!r}")
     if not 0 <= want.min_reliability <= 100:
