@@ -58,10 +58,16 @@ class DeliveryError(PbemError):
     """Queued mail could not be delivered now; it stays queued."""
 
 
+#: the longest game name: the club's mail lines take no longer word
+MAX_GAME_NAME = 64
+
+
 def check_game_name(name: str) -> None:
     """A game's name is a word of mail lines (GAME, JOIN, OBSERVE) and of archive paths."""
     if not name or not name.isascii() or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
         raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
+    if len(name) > MAX_GAME_NAME:
+        raise PbemError(f"game name {name!r} has {len(name)} characters; at most {MAX_GAME_NAME}, please")
 
 
 class Moderator:

@@ -1,0 +1,178 @@
+"""The club as strangers, players and GMs meet it: mails as Gmail, Outlook and an iPhone send
+them (quoted-printable, HTML beside the text, the earlier mail quoted below), every answer read
+from the outbox; and the GM's club commands refusing what they cannot do."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+from email.message import EmailMessage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from pathlib import Path
+
+import pytest
+
+from pbem.club import signup
+from pbem.club.rows import SignupRow, TournamentRow
+from tests.test_club import GAME, Club, club, token  # noqa: F401  (the fixture)
+from tests.test_mail_commands import ok, run, text_of
+
+
+def gmail(sender: str, body: str, quoted: str, *, mid: str) -> bytes:
+    """Gmail's reply: multipart/alternative, quoted-printable, the answer quoted below the text
+    and in a blockquote of the HTML."""
+    msg = MIMEMultipart("alternative")
+    msg["From"], msg["To"], msg["Subject"] = f"Ann Example <{sender}>", "gm@pbem.example", "Re: club: JOIN"
+    msg["Message-ID"], msg["Date"] = f"<{mid}@mail.gmail.com>", "Fri, 20 Nov 2026 10:00:00 +0000"
+    below = "\n".join("> " + line for line in quoted.splitlines())
+    text = MIMEText(f"{body}\n\nOn Fri, Nov 20, 2026 at 9:00 AM pbem <gm@pbem.example> wrote:\n{below}\n", "plain",
+                    "utf-8")
+    lines = "".join(f"<div>{html.escape(line) or '<br>'}</div>" for line in body.splitlines())
+    page = MIMEText(f'<div dir="ltr">{lines}</div><blockquote class="gmail_quote">{html.escape(quoted)}</blockquote>',
+                    "html", "utf-8")
+    msg.attach(text)
+    msg.attach(page)
+    return msg.as_bytes()
+
+
+def outlook(sender: str, body: str, quoted: str, *, mid: str) -> bytes:
+    """Outlook's reply: the earlier mail below a "From: ... Sent: ..." block, its lines not marked."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"Bob Example <{sender}>", "gm@pbem.example", "RE: club: JOIN"
+    msg["Message-ID"], msg["Date"] = f"<{mid}@outlook.com>", "Fri, 20 Nov 2026 10:00:00 +0000"
+    msg.set_content(f"{body}\n\n________________________________\nFrom: pbem <gm@pbem.example>\n"
+                    f"Sent: Friday, November 20, 2026 9:00 AM\nTo: {sender}\nSubject: club: JOIN\n\n{quoted}\n",
+                    cte="quoted-printable")
+    return msg.as_bytes()
+
+
+def iphone(sender: str, body: str, quoted: str, *, mid: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"Cyd <{sender}>", "gm@pbem.example", "Re: club: JOIN"
+    msg["Message-ID"], msg["Date"] = f"<{mid}@icloud.com>", "Fri, 20 Nov 2026 10:00:00 +0000"
+    below = "\n".join("> " + line for line in quoted.splitlines())
+    msg.set_content(f"{body}\n\nSent from my iPhone\n\n> On 20 Nov 2026, at 09:00, pbem <gm@pbem.example> wrote:\n"
+                    f"> \n{below}\n", cte="quoted-printable")
+    return msg.as_bytes()
+
+
+def send(club: Club, raw: bytes) -> dict[str, list[Path]]:
+    """Ingest a mail as the client wrote it: the new mails of the outbox, by recipient."""
+    before = set((club.root / "outbox").glob("*.eml"))
+    result = club.m.ingest(raw)
+    assert result.status != "quarantined", result
+    out: dict[str, list[Path]] = {}
+    for path in sorted(set((club.root / "outbox").glob("*.eml")) - before):
+        out.setdefault(path.name.split("-", 2)[2].removesuffix(".eml"), []).append(path)
+    return out
+
+
+def parts(path: Path) -> list[str]:
+    return [p.get_content_type() for p in email.message_from_bytes(path.read_bytes(), policy=email.policy.default).walk()]
+
+
+@pytest.mark.parametrize("client", [gmail, outlook, iphone])
+def test_a_reply_with_the_confirm_line_in_the_quote_only_confirms_nothing_and_says_where_it_goes(
+        club: Club, client) -> None:  # type: ignore[no-untyped-def]
+    ok(run("open", "oak", "--game", GAME, "--seats", "3"))
+    sender = "someone@example.net"
+    asked = club.answer(sender, "JOIN oak")
+    assert "CONFIRM: to go ahead, reply with this line (from this address):\n\n  CONFIRM " in asked
+    [refusal] = send(club, client(sender, "Yes please!", asked, mid="r1"))[sender]
+    assert ("Lines for the club (LIST, JOIN, CONFIRM, ...; HELP lists them) go at the top of a mail without GAME "
+            "and SECRET lines: a line in the quoted text does not count.") in text_of(refusal)
+    with club.m.store.session() as session:
+        assert session.exec(signup.select(SignupRow)).all() == []  # "No thanks" with the quote would hold nothing either
+    [done] = send(club, client(sender, f"CONFIRM {token(asked)}", asked, mid="r2"))[sender]
+    assert "you have a seat in oak." in text_of(done) and "1 of 3 seats are taken" in text_of(done)
+
+
+@pytest.mark.parametrize("kind", ["card-race", "badger-bunny", GAME])
+def test_an_observer_gets_every_line_of_the_public_page_of_a_turn_and_no_orders_calendar(club: Club, kind: str) -> None:
+    ok(run("open", "elm", "--game", kind, "--seats", "2", "--deadline", "3d"))
+    club.join("ann@example.org", "elm")
+    watch = club.answer("dot@example.org", "OBSERVE elm")
+    club.send("dot@example.org", f"CONFIRM {token(watch)}")
+    club.join("bob@example.org", "elm")
+    before = set((club.root / "outbox").glob("*.eml"))
+    club.m.resolve("elm", force=True)
+    [notice] = [p for p in set((club.root / "outbox").glob("*.eml")) - before if "dot@example.org" in p.name]
+    assert parts(notice) == ["text/plain"]  # an observer sends no orders: no "orders due" in the calendar
+    text = text_of(notice)
+    game, _, _ = club.m.game_state("elm")
+    assert f"Turn 2 is due {game.deadline:%Y-%m-%d %H:%M} UTC.\n\nUNOBSERVE elm" in text
+    happened = text.split("What happened:\n", 1)[1].split("\n\nThe position:", 1)[0].splitlines()
+    ok(run("archive", str(club.root / "site")))
+    page = html.unescape(re.sub(r"<[^>]+>", "\n", (club.root / "site" / "elm" / "turn-1.html").read_text()))
+    shown = [line.strip() for line in page.splitlines() if line.strip()]
+    assert happened and all(line.strip() in shown for line in happened)
+    events = shown[shown.index("What happened") + 1:shown.index("Orders")]
+    assert [line.strip() for line in happened] == events  # the page's account whole, and nothing more
+
+
+def test_a_takeover_welcome_names_the_current_turn_and_a_resigned_seat_its_computer(club: Club) -> None:
+    ok(run("open", "fir", "--game", GAME, "--seats", "2", "--deadline", "7d"))
+    club.join("ann@example.org", "fir")
+    club.join("bob@example.org", "fir")
+    club.m.resolve("fir", force=True)
+    out = ok(run("replace", "fir", "Ann", "--standby")).output
+    assert out == ("Ann of fir is offered to the standby pool: the first TAKEOVER by mail gets it; nobody is in the "
+                   "pool yet (STANDBY by mail puts people there), so nobody was told\n")
+    club.send("cyd@example.org", f"CONFIRM {token(club.answer('cyd@example.org', f'STANDBY {GAME}'))}")
+    taken = club.send("cyd@example.org", "TAKEOVER fir Ann")
+    [welcome] = [t for t in taken["cyd@example.org"] if t.startswith("welcome:")]
+    assert "TURN 2\n" in welcome and "Deadline for turn 2: " in welcome and "Deadline for turn 1" not in welcome
+    resigned = club.send("bob@example.org", f"CONFIRM {token(club.answer('bob@example.org', 'RESIGN fir'))}")
+    [news] = resigned["cyd@example.org"]
+    assert "Bob is now played by a computer player, from turn 2." in news
+
+
+def test_join_and_leave_say_why_a_game_takes_no_one(club: Club) -> None:
+    ok(run("open", "ash", "--game", GAME, "--seats", "2"))
+    ok(run("open", "elm", "--game", GAME, "--seats", "2"))
+    late = club.answer("cyd@example.org", "JOIN ash")  # asked while a seat was free
+    club.join("ann@example.org", "ash")
+    club.join("bob@example.org", "ash")
+    assert "Cyd, not done:\n\nash has started, its seats are all taken; LIST shows the games still open." \
+        in club.answer("cyd@example.org", f"CONFIRM {token(late)}")
+    ok(run("sign-up", "elm", "--close"))
+    assert "the GM closed the sign-up of elm; LIST shows the games still open" \
+        in club.answer("cyd@example.org", "LEAVE elm")
+    watched = club.answer("cyd@example.org", "OBSERVE nosuch")
+    assert "no game called 'nosuch' is running or open for sign-up here; LIST shows the open games" in watched
+
+
+def test_words_longer_than_a_game_name_are_no_club_lines(club: Club) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "2"))
+    answer = club.answer("eve@example.net", f"OBSERVE {'x' * 65}\nLIST")
+    assert "x" * 65 not in answer and answer.startswith("answer:Eve, the games open for sign-up:")
+    refused = run("new-game", "g" * 65, "--game", GAME, "--player", "A=a@x.org", "--player", "B=b@x.org")
+    assert refused.exit_code == 1 and f"game name {'g' * 65!r} has 65 characters; at most 64, please" in refused.output
+
+
+def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(club: Club) -> None:
+    def refused(*args: str) -> str:
+        result = run(*args)
+        assert result.exit_code == 1, result.output
+        return result.output
+
+    assert "game name 'oak tree': use letters, digits" in refused("open", "oak tree", "--game", GAME, "--seats", "2")
+    assert ("--start 2026-11-19 09:00: that moment has passed (it is 2026-11-20 09:00 UTC now); give a later one, or "
+            "--start when-full") in refused("open", "oak", "--game", GAME, "--seats", "2", "--start", "2026-11-19 09:00")
+    assert "no game called 'hare-tortise'; known games:" in refused("open", "oak", "--game", "hare-tortise", "--seats", "2")
+    assert "no game called 'oak' is open for sign-up" in refused("sign-up", "oak", "--close")
+    ok(run("new-game", "elm", "--game", GAME, "--player", "Ann=ann@example.org", "--player", "Bob=bob@example.org"))
+    assert "elm has no seat 'Cyd'; its seats: Ann, Bob" in refused("replace", "elm", "Cyd", "--standby")
+    entrants = ["--entrant", "A=a@example.org", "--entrant", "B=b@example.org"]
+    assert "tournament name 'spring cup': its games are called spring cup-r1-t1" in refused(
+        "tournament", "spring cup", "--game", "badger-bunny", "--format", "swiss", *entrants)
+    assert "two entrants have the same address; each person enters once" in refused(
+        "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", "--entrant", "A=a@example.org",
+        "--entrant", "B=A@example.org")
+    assert "'3x' is not a date and time" in refused(
+        "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", *entrants, "--deadline", "3x")
+    with club.m.store.session() as session:
+        assert session.exec(signup.select(TournamentRow)).all() == []  # a refused tournament leaves nothing behind
