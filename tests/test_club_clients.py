@@ -176,3 +176,17 @@ def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(club: C
         "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", *entrants, "--deadline", "3x")
     with club.m.store.session() as session:
         assert session.exec(signup.select(TournamentRow)).all() == []  # a refused tournament leaves nothing behind
+
+
+def test_club_lines_in_a_games_mail_are_told_where_they_go(club: Club) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "2"))
+    club.join("ann@example.org", "oak")
+    club.join("bob@example.org", "oak")
+    _, players, _ = club.m.game_state("oak")
+    ann = next(p for p in players if p.name == "Ann")
+    head = f"GAME oak\nSECRET {ann.secret}\n"
+    where = "lines for the club go in a mail of their own, without GAME and SECRET lines."
+    acked = club.answer("ann@example.org", head + "MOVE: NEXT\nRESIGN oak")
+    assert f"WARNINGS (nothing was rejected for them)\n  RESIGN oak: {where}" in acked
+    told = club.answer("ann@example.org", head + "STATUS\nJOIN elm")  # STATUS: the game's own
+    assert f"  line 4: JOIN elm\nJOIN elm: {where}" in told
