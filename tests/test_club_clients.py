@@ -190,3 +190,11 @@ def test_club_lines_in_a_games_mail_are_told_where_they_go(club: Club) -> None:
     assert f"WARNINGS (nothing was rejected for them)\n  RESIGN oak: {where}" in acked
     told = club.answer("ann@example.org", head + "STATUS\nJOIN elm")  # STATUS: the game's own
     assert f"  line 4: JOIN elm\nJOIN elm: {where}" in told
+
+
+def test_the_sign_up_of_a_running_game_is_over(club: Club) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "2"))
+    club.join("ann@example.org", "oak")
+    club.join("bob@example.org", "oak")
+    refused = run("sign-up", "oak", "--close")
+    assert refused.exit_code == 1 and "oak is running: its sign-up is over" in refused.output

@@ -99,7 +99,9 @@ def set_signup(m: Moderator, name: str, *, strangers: bool | None = None, close:
     are given back; it will not start)."""
     with m.store.session() as session:
         row = find_open(session, name)
-        if row is None or row.status != "open":
+        if row is not None and row.status != "open":
+            raise PbemError(f"{row.name} is {'running' if row.status == 'started' else 'closed'}: its sign-up is over")
+        if row is None:
             raise PbemError(f"no game called {name!r} is open for sign-up (`pbem open` opens one)")
         if strangers is not None:
             row.strangers = strangers
