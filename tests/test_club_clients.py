@@ -198,3 +198,17 @@ def test_the_sign_up_of_a_running_game_is_over(club: Club) -> None:
     club.join("bob@example.org", "oak")
     refused = run("sign-up", "oak", "--close")
     assert refused.exit_code == 1 and "oak is running: its sign-up is over" in refused.output
+
+
+def test_a_name_with_accents_keeps_its_letters(club: Club) -> None:
+    ok(run("open", "oak", "--game", GAME, "--seats", "3"))
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "José Núñez <jose@example.es>", "gm@pbem.example", "club"
+    msg["Message-ID"], msg["Date"] = "<j1@example.es>", "Fri, 20 Nov 2026 10:00:00 +0000"
+    msg.set_content("JOIN oak\n\nSaludos,\nJosé\n", cte="quoted-printable")
+    [asked] = send(club, msg.as_bytes())["jose@example.es"]
+    assert text_of(asked).startswith("Jose-Nunez, your mail is answered line by line:\n\nJOIN oak: a seat in oak")
+    assert str(email.message_from_bytes(asked.read_bytes(), policy=email.policy.default)["To"]) \
+        == "Jose-Nunez <jose@example.es>"
+    joined = club.send("jose@example.es", f"CONFIRM {token(text_of(asked))}")
+    assert "You play as Jose-Nunez; 1 of 3 seats are taken." in joined["jose@example.es"][0]
