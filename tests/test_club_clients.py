@@ -172,6 +172,9 @@ def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(club: C
     assert "two entrants have the same address; each person enters once" in refused(
         "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", "--entrant", "A=a@example.org",
         "--entrant", "B=A@example.org")
+    assert "player name 'A-1': use letters and digits only" in refused(
+        "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", "--entrant", "A-1=a@example.org",
+        "--entrant", "B=b@example.org")
     assert "'3x' is not a date and time" in refused(
         "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", *entrants, "--deadline", "3x")
     with club.m.store.session() as session:
@@ -211,4 +214,23 @@ def test_a_name_with_accents_keeps_its_letters(club: Club) -> None:
     assert str(email.message_from_bytes(asked.read_bytes(), policy=email.policy.default)["To"]) \
         == "Jose-Nunez <jose@example.es>"
     joined = club.send("jose@example.es", f"CONFIRM {token(text_of(asked))}")
-    assert "You play as Jose-Nunez; 1 of 3 seats are taken." in joined["jose@example.es"][0]
+    assert "You play as JoseNunez; 1 of 3 seats are taken." in joined["jose@example.es"][0]
+
+
+@pytest.mark.parametrize(("kind", "word"), [("card-race", "Next"), ("badger-bunny", "Pass"), (GAME, "Next")])
+def test_display_names_of_two_words_or_a_word_of_the_orders_still_start_the_game(club: Club, kind: str,
+                                                                                  word: str) -> None:
+    ok(run("open", "oak", "--game", kind, "--seats", "2"))
+    seats, mails = [], {}
+    for sender, name in [("ann@example.org", "Ann Example"), ("w@example.org", word)]:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = f"{name} <{sender}>", "gm@pbem.example", "join"
+        msg["Message-ID"], msg["Date"] = f"<{sender}>", "Fri, 20 Nov 2026 10:00:00 +0000"
+        msg.set_content("JOIN oak\n")
+        [asked] = send(club, msg.as_bytes())[sender]
+        mails = club.send(sender, f"CONFIRM {token(text_of(asked))}")
+        seats.append(re.search(r"You play as (\w+)", mails[sender][0]).group(1))  # type: ignore[union-attr]
+    assert seats[0] == "AnnExample"
+    _, players, _ = club.m.game_state("oak")  # started: every name is a seat the game takes
+    assert sorted(p.name for p in players) == sorted(seats)
+    assert all(any(t.startswith("welcome:") for t in mails[a]) for a in ("ann@example.org", "w@example.org"))

@@ -22,7 +22,7 @@ from pbem import clock
 from pbem.club import people
 from pbem.club.rows import OpenGameRow, PersonRow, SignupRow
 from pbem.errors import PbemError
-from pbem.games import find_game
+from pbem.games import AnyGame, find_game
 from pbem.games.chance import Generator, Seeding, game_chance, new_seed
 from pbem.store import GameRow
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 SEATS = "seats"
 #: the longest invitation word
 MAX_INVITE = 40
+#: how many numbered seat names a sign-up tries
+MAX_SEATS_TRIED = 100
 
 
 @dataclass(frozen=True)
@@ -193,15 +195,30 @@ def hold(session: Session, row: OpenGameRow) -> OpenGameRow:
 def join(session: Session, row: OpenGameRow, person: PersonRow, address: str, at: datetime) -> SignupRow:
     """A seat held for the person under a name of their own within the game."""
     taken = {s.name.lower() for s in signups(session, row)}
-    name, n = person.name, 1
-    while name.lower() in taken:
-        n += 1
-        name = f"{person.name[:people.MAX_NAME - 3]}{n}"
+    name = seat_name(find_game(row.game), person.name, taken)
     signup = SignupRow(open_game_id=row.id or 0, person_id=person.id or 0, name=name, address=address.lower(),
                        joined_at=at)
     session.add(signup)
     session.flush()
     return signup
+
+
+def seat_name(engine: AnyGame, wanted: str, taken: set[str]) -> str:
+    """The person's name as a seat of the game takes it: letters and digits only, starting with
+    a letter ("Ann-Example" plays as AnnExample), numbered past a name taken or a word of the
+    game's orders ("Next" plays as Next2)."""
+    base = "".join(ch for ch in wanted if ch.isascii() and ch.isalnum())
+    base = (base if base[:1].isalpha() else f"P{base}")[:people.MAX_NAME - 3]
+    for n in range(1, MAX_SEATS_TRIED):
+        name = base if n == 1 else f"{base}{n}"
+        if name.lower() in taken:
+            continue
+        try:
+            engine.check_seat_name(name)
+        except PbemError:
+            continue
+        return name
+    raise PbemError(f"no seat name of {wanted!r} suits {engine.info.title}; ask the GM")
 
 
 def leave(session: Session, row: OpenGameRow, person: PersonRow) -> bool:

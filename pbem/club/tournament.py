@@ -36,7 +36,7 @@ from pbem import clock
 from pbem.club import people
 from pbem.club.rows import EntrantRow, TableRow, TournamentRow
 from pbem.errors import PbemError
-from pbem.games import find_game
+from pbem.games import AnyGame, find_game
 from pbem.games.chance import new_seed
 from pbem.mail.kinds import MailKind
 from pbem.store import GameRow
@@ -106,7 +106,7 @@ def create(m: Moderator, plan: Plan) -> TournamentRow:
             bots.check_level(engine, e.bot)
         else:
             validate_address(e.address)
-    _check_games(plan, rounds, n)
+    _check_games(engine, plan, rounds, n)
     with m.store.session() as session:
         if session.exec(select(TournamentRow).where(TournamentRow.name == plan.name)).first() is not None:
             raise PbemError(f"a tournament called {plan.name!r} exists already")
@@ -124,9 +124,9 @@ def create(m: Moderator, plan: Plan) -> TournamentRow:
     return row
 
 
-def _check_games(plan: Plan, rounds: int, n: int) -> None:
+def _check_games(engine: AnyGame, plan: Plan, rounds: int, n: int) -> None:
     """What making a round's games would refuse, refused before the tournament is kept: its
-    games' names, each entrant's own address and the deadline rule."""
+    games' names, the entrants' names as seats, each entrant's own address and the deadline rule."""
     from pbem.moderator import check_game_name
 
     try:
@@ -134,6 +134,8 @@ def _check_games(plan: Plan, rounds: int, n: int) -> None:
     except PbemError:
         raise PbemError(f"tournament name {plan.name!r}: its games are called {plan.name}-r1-t1 and so "
                         "on; use letters, digits, '-', '_' and '.', starting with a letter or digit") from None
+    for e in plan.entries:
+        engine.check_seat_name(e.name)
     addresses = [e.address.lower() for e in plan.entries if not e.bot]
     if len(set(addresses)) != len(addresses):
         raise PbemError("two entrants have the same address; each person enters once")
