@@ -8,16 +8,17 @@ import email
 import email.policy
 import html
 import re
+from collections.abc import Callable
 from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from pathlib import Path
 
 import pytest
+from sqlmodel import select
 
-from pbem.club import signup
 from pbem.club.rows import SignupRow, TournamentRow
-from tests.test_club import GAME, Club, club, token  # noqa: F401  (the fixture)
+from tests.test_club import GAME, Club, club, token  # noqa: F401  (club: the fixture desk uses)
 from tests.test_mail_commands import ok, run, text_of
 
 
@@ -59,13 +60,21 @@ def iphone(sender: str, body: str, quoted: str, *, mid: str) -> bytes:
     return msg.as_bytes()
 
 
-def send(club: Club, raw: bytes) -> dict[str, list[Path]]:
+@pytest.fixture
+def desk(request: pytest.FixtureRequest) -> Club:
+    """The club's folder of tests/test_club.py (its fixture `club`)."""
+    found = request.getfixturevalue("club")
+    assert isinstance(found, Club)
+    return found
+
+
+def send(desk: Club, raw: bytes) -> dict[str, list[Path]]:
     """Ingest a mail as the client wrote it: the new mails of the outbox, by recipient."""
-    before = set((club.root / "outbox").glob("*.eml"))
-    result = club.m.ingest(raw)
+    before = set((desk.root / "outbox").glob("*.eml"))
+    result = desk.m.ingest(raw)
     assert result.status != "quarantined", result
     out: dict[str, list[Path]] = {}
-    for path in sorted(set((club.root / "outbox").glob("*.eml")) - before):
+    for path in sorted(set((desk.root / "outbox").glob("*.eml")) - before):
         out.setdefault(path.name.split("-", 2)[2].removesuffix(".eml"), []).append(path)
     return out
 
@@ -76,84 +85,84 @@ def parts(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("client", [gmail, outlook, iphone])
 def test_a_reply_with_the_confirm_line_in_the_quote_only_confirms_nothing_and_says_where_it_goes(
-        club: Club, client) -> None:  # type: ignore[no-untyped-def]
+        desk: Club, client: Callable[..., bytes]) -> None:
     ok(run("open", "oak", "--game", GAME, "--seats", "3"))
     sender = "someone@example.net"
-    asked = club.answer(sender, "JOIN oak")
+    asked = desk.answer(sender, "JOIN oak")
     assert "CONFIRM: to go ahead, reply with this line (from this address):\n\n  CONFIRM " in asked
-    [refusal] = send(club, client(sender, "Yes please!", asked, mid="r1"))[sender]
+    [refusal] = send(desk, client(sender, "Yes please!", asked, mid="r1"))[sender]
     assert ("Lines for the club (LIST, JOIN, CONFIRM, ...; HELP lists them) go at the top of a mail without GAME "
             "and SECRET lines: a line in the quoted text does not count.") in text_of(refusal)
-    with club.m.store.session() as session:
-        assert session.exec(signup.select(SignupRow)).all() == []  # "No thanks" with the quote would hold nothing either
-    [done] = send(club, client(sender, f"CONFIRM {token(asked)}", asked, mid="r2"))[sender]
+    with desk.m.store.session() as session:
+        assert session.exec(select(SignupRow)).all() == []  # "No thanks" with the quote would hold nothing either
+    [done] = send(desk, client(sender, f"CONFIRM {token(asked)}", asked, mid="r2"))[sender]
     assert "you have a seat in oak." in text_of(done) and "1 of 3 seats are taken" in text_of(done)
 
 
 @pytest.mark.parametrize("kind", ["card-race", "badger-bunny", GAME])
-def test_an_observer_gets_every_line_of_the_public_page_of_a_turn_and_no_orders_calendar(club: Club, kind: str) -> None:
+def test_an_observer_gets_every_line_of_the_public_page_of_a_turn_and_no_orders_calendar(desk: Club, kind: str) -> None:
     ok(run("open", "elm", "--game", kind, "--seats", "2", "--deadline", "3d"))
-    club.join("ann@example.org", "elm")
-    watch = club.answer("dot@example.org", "OBSERVE elm")
-    club.send("dot@example.org", f"CONFIRM {token(watch)}")
-    club.join("bob@example.org", "elm")
-    before = set((club.root / "outbox").glob("*.eml"))
-    club.m.resolve("elm", force=True)
-    [notice] = [p for p in set((club.root / "outbox").glob("*.eml")) - before if "dot@example.org" in p.name]
+    desk.join("ann@example.org", "elm")
+    watch = desk.answer("dot@example.org", "OBSERVE elm")
+    desk.send("dot@example.org", f"CONFIRM {token(watch)}")
+    desk.join("bob@example.org", "elm")
+    before = set((desk.root / "outbox").glob("*.eml"))
+    desk.m.resolve("elm", force=True)
+    [notice] = [p for p in set((desk.root / "outbox").glob("*.eml")) - before if "dot@example.org" in p.name]
     assert parts(notice) == ["text/plain"]  # an observer sends no orders: no "orders due" in the calendar
     text = text_of(notice)
-    game, _, _ = club.m.game_state("elm")
+    game, _, _ = desk.m.game_state("elm")
     assert f"Turn 2 is due {game.deadline:%Y-%m-%d %H:%M} UTC.\n\nUNOBSERVE elm" in text
     happened = text.split("What happened:\n", 1)[1].split("\n\nThe position:", 1)[0].splitlines()
-    ok(run("archive", str(club.root / "site")))
-    page = html.unescape(re.sub(r"<[^>]+>", "\n", (club.root / "site" / "elm" / "turn-1.html").read_text()))
+    ok(run("archive", str(desk.root / "site")))
+    page = html.unescape(re.sub(r"<[^>]+>", "\n", (desk.root / "site" / "elm" / "turn-1.html").read_text()))
     shown = [line.strip() for line in page.splitlines() if line.strip()]
     assert happened and all(line.strip() in shown for line in happened)
     events = shown[shown.index("What happened") + 1:shown.index("Orders")]
     assert [line.strip() for line in happened] == events  # the page's account whole, and nothing more
 
 
-def test_a_takeover_welcome_names_the_current_turn_and_a_resigned_seat_its_computer(club: Club) -> None:
+def test_a_takeover_welcome_names_the_current_turn_and_a_resigned_seat_its_computer(desk: Club) -> None:
     ok(run("open", "fir", "--game", GAME, "--seats", "2", "--deadline", "7d"))
-    club.join("ann@example.org", "fir")
-    club.join("bob@example.org", "fir")
-    club.m.resolve("fir", force=True)
+    desk.join("ann@example.org", "fir")
+    desk.join("bob@example.org", "fir")
+    desk.m.resolve("fir", force=True)
     out = ok(run("replace", "fir", "Ann", "--standby")).output
     assert out == ("Ann of fir is offered to the standby pool: the first TAKEOVER by mail gets it; nobody is in the "
                    "pool yet (STANDBY by mail puts people there), so nobody was told\n")
-    club.send("cyd@example.org", f"CONFIRM {token(club.answer('cyd@example.org', f'STANDBY {GAME}'))}")
-    taken = club.send("cyd@example.org", "TAKEOVER fir Ann")
+    desk.send("cyd@example.org", f"CONFIRM {token(desk.answer('cyd@example.org', f'STANDBY {GAME}'))}")
+    taken = desk.send("cyd@example.org", "TAKEOVER fir Ann")
     [welcome] = [t for t in taken["cyd@example.org"] if t.startswith("welcome:")]
     assert "TURN 2\n" in welcome and "Deadline for turn 2: " in welcome and "Deadline for turn 1" not in welcome
-    resigned = club.send("bob@example.org", f"CONFIRM {token(club.answer('bob@example.org', 'RESIGN fir'))}")
+    resigned = desk.send("bob@example.org", f"CONFIRM {token(desk.answer('bob@example.org', 'RESIGN fir'))}")
     [news] = resigned["cyd@example.org"]
     assert "Bob is now played by a computer player, from turn 2." in news
 
 
-def test_join_and_leave_say_why_a_game_takes_no_one(club: Club) -> None:
+def test_join_and_leave_say_why_a_game_takes_no_one(desk: Club) -> None:
     ok(run("open", "ash", "--game", GAME, "--seats", "2"))
     ok(run("open", "elm", "--game", GAME, "--seats", "2"))
-    late = club.answer("cyd@example.org", "JOIN ash")  # asked while a seat was free
-    club.join("ann@example.org", "ash")
-    club.join("bob@example.org", "ash")
+    late = desk.answer("cyd@example.org", "JOIN ash")  # asked while a seat was free
+    desk.join("ann@example.org", "ash")
+    desk.join("bob@example.org", "ash")
     assert "Cyd, not done:\n\nash has started, its seats are all taken; LIST shows the games still open." \
-        in club.answer("cyd@example.org", f"CONFIRM {token(late)}")
+        in desk.answer("cyd@example.org", f"CONFIRM {token(late)}")
     ok(run("sign-up", "elm", "--close"))
     assert "the GM closed the sign-up of elm; LIST shows the games still open" \
-        in club.answer("cyd@example.org", "LEAVE elm")
-    watched = club.answer("cyd@example.org", "OBSERVE nosuch")
+        in desk.answer("cyd@example.org", "LEAVE elm")
+    watched = desk.answer("cyd@example.org", "OBSERVE nosuch")
     assert "no game called 'nosuch' is running or open for sign-up here; LIST shows the open games" in watched
 
 
-def test_words_longer_than_a_game_name_are_no_club_lines(club: Club) -> None:
+def test_words_longer_than_a_game_name_are_no_club_lines(desk: Club) -> None:
     ok(run("open", "oak", "--game", GAME, "--seats", "2"))
-    answer = club.answer("eve@example.net", f"OBSERVE {'x' * 65}\nLIST")
+    answer = desk.answer("eve@example.net", f"OBSERVE {'x' * 65}\nLIST")
     assert "x" * 65 not in answer and answer.startswith("answer:Eve, the games open for sign-up:")
     refused = run("new-game", "g" * 65, "--game", GAME, "--player", "A=a@x.org", "--player", "B=b@x.org")
     assert refused.exit_code == 1 and f"game name {'g' * 65!r} has 65 characters; at most 64, please" in refused.output
 
 
-def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(club: Club) -> None:
+def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(desk: Club) -> None:
     def refused(*args: str) -> str:
         result = run(*args)
         assert result.exit_code == 1, result.output
@@ -177,48 +186,49 @@ def test_the_gms_typos_are_refused_with_how_to_fix_them_and_nothing_kept(club: C
         "--entrant", "B=b@example.org")
     assert "'3x' is not a date and time" in refused(
         "tournament", "cup", "--game", "badger-bunny", "--format", "swiss", *entrants, "--deadline", "3x")
-    with club.m.store.session() as session:
-        assert session.exec(signup.select(TournamentRow)).all() == []  # a refused tournament leaves nothing behind
+    with desk.m.store.session() as session:
+        assert session.exec(select(TournamentRow)).all() == []  # a refused tournament leaves nothing behind
 
 
-def test_club_lines_in_a_games_mail_are_told_where_they_go(club: Club) -> None:
+def test_club_lines_in_a_games_mail_are_told_where_they_go(desk: Club) -> None:
     ok(run("open", "oak", "--game", GAME, "--seats", "2"))
-    club.join("ann@example.org", "oak")
-    club.join("bob@example.org", "oak")
-    _, players, _ = club.m.game_state("oak")
+    desk.join("ann@example.org", "oak")
+    desk.join("bob@example.org", "oak")
+    _, players, _ = desk.m.game_state("oak")
     ann = next(p for p in players if p.name == "Ann")
     head = f"GAME oak\nSECRET {ann.secret}\n"
     where = "lines for the club go in a mail of their own, without GAME and SECRET lines."
-    acked = club.answer("ann@example.org", head + "MOVE: NEXT\nRESIGN oak")
-    assert f"WARNINGS (nothing was rejected for them)\n  RESIGN oak: {where}" in acked
-    told = club.answer("ann@example.org", head + "STATUS\nJOIN elm")  # STATUS: the game's own
+    acked = desk.answer("ann@example.org", head + "MOVE: NEXT\nRESIGN oak")
+    warnings = acked.split("WARNINGS (nothing was rejected for them)\n", 1)[1].split("\n\n", 1)[0]
+    assert f"  RESIGN oak: {where}" in warnings.splitlines()
+    told = desk.answer("ann@example.org", head + "STATUS\nJOIN elm")  # STATUS: the game's own
     assert f"  line 4: JOIN elm\nJOIN elm: {where}" in told
 
 
-def test_the_sign_up_of_a_running_game_is_over(club: Club) -> None:
+def test_the_sign_up_of_a_running_game_is_over(desk: Club) -> None:
     ok(run("open", "oak", "--game", GAME, "--seats", "2"))
-    club.join("ann@example.org", "oak")
-    club.join("bob@example.org", "oak")
+    desk.join("ann@example.org", "oak")
+    desk.join("bob@example.org", "oak")
     refused = run("sign-up", "oak", "--close")
     assert refused.exit_code == 1 and "oak is running: its sign-up is over" in refused.output
 
 
-def test_a_name_with_accents_keeps_its_letters(club: Club) -> None:
+def test_a_name_with_accents_keeps_its_letters(desk: Club) -> None:
     ok(run("open", "oak", "--game", GAME, "--seats", "3"))
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "José Núñez <jose@example.es>", "gm@pbem.example", "club"
     msg["Message-ID"], msg["Date"] = "<j1@example.es>", "Fri, 20 Nov 2026 10:00:00 +0000"
     msg.set_content("JOIN oak\n\nSaludos,\nJosé\n", cte="quoted-printable")
-    [asked] = send(club, msg.as_bytes())["jose@example.es"]
+    [asked] = send(desk, msg.as_bytes())["jose@example.es"]
     assert text_of(asked).startswith("Jose-Nunez, your mail is answered line by line:\n\nJOIN oak: a seat in oak")
     assert str(email.message_from_bytes(asked.read_bytes(), policy=email.policy.default)["To"]) \
         == "Jose-Nunez <jose@example.es>"
-    joined = club.send("jose@example.es", f"CONFIRM {token(text_of(asked))}")
+    joined = desk.send("jose@example.es", f"CONFIRM {token(text_of(asked))}")
     assert "You play as JoseNunez; 1 of 3 seats are taken." in joined["jose@example.es"][0]
 
 
 @pytest.mark.parametrize(("kind", "word"), [("card-race", "Next"), ("badger-bunny", "Pass"), (GAME, "Next")])
-def test_display_names_of_two_words_or_a_word_of_the_orders_still_start_the_game(club: Club, kind: str,
+def test_display_names_of_two_words_or_a_word_of_the_orders_still_start_the_game(desk: Club, kind: str,
                                                                                   word: str) -> None:
     ok(run("open", "oak", "--game", kind, "--seats", "2"))
     seats, mails = [], {}
@@ -227,10 +237,10 @@ def test_display_names_of_two_words_or_a_word_of_the_orders_still_start_the_game
         msg["From"], msg["To"], msg["Subject"] = f"{name} <{sender}>", "gm@pbem.example", "join"
         msg["Message-ID"], msg["Date"] = f"<{sender}>", "Fri, 20 Nov 2026 10:00:00 +0000"
         msg.set_content("JOIN oak\n")
-        [asked] = send(club, msg.as_bytes())[sender]
-        mails = club.send(sender, f"CONFIRM {token(text_of(asked))}")
+        [asked] = send(desk, msg.as_bytes())[sender]
+        mails = desk.send(sender, f"CONFIRM {token(text_of(asked))}")
         seats.append(re.search(r"You play as (\w+)", mails[sender][0]).group(1))  # type: ignore[union-attr]
     assert seats[0] == "AnnExample"
-    _, players, _ = club.m.game_state("oak")  # started: every name is a seat the game takes
+    _, players, _ = desk.m.game_state("oak")  # started: every name is a seat the game takes
     assert sorted(p.name for p in players) == sorted(seats)
     assert all(any(t.startswith("welcome:") for t in mails[a]) for a in ("ann@example.org", "w@example.org"))
