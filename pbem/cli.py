@@ -654,8 +654,10 @@ def replace(name: str, seat: str, email: str | None, bot: str | None, secret: st
             raise PbemError("--standby offers the seat to the standby pool: leave out --email, --bot and --secret")
         from pbem.club.standby import offer_seat
 
-        offer_seat(_moderator(config_path), name, seat)
-        click.echo(f"{seat} of {name} is offered to the standby pool: the first TAKEOVER by mail gets it")
+        told = offer_seat(_moderator(config_path), name, seat)
+        click.echo(f"{seat} of {name} is offered to the standby pool: the first TAKEOVER by mail gets it; "
+                   + (f"{told} in the pool were told" if told else "nobody is in the pool yet (STANDBY by mail "
+                      "puts people there), so nobody was told"))
         return
     row = _moderator(config_path).replace_player(name, seat, email=email, bot=bot, secret=secret)
     click.echo(f"{row.name} of {name} is now played by {row.email or 'a computer player (' + row.bot + ')'} "

@@ -278,7 +278,9 @@ def _games_hint(m: Deps, session: Session, sender: str) -> str:
     mine = m.store.games_of_address(session, sender)
     if mine:
         return "Your games: " + ", ".join(g.name for g in mine) + "."
-    return ""
+    # most often a reply to one of the club's answers that left its CONFIRM (or JOIN) line in the quote only
+    return ("Lines for the club (LIST, JOIN, CONFIRM, ...; HELP lists them) go at the top of a mail without GAME "
+            "and SECRET lines: a line in the quoted text does not count.")
 
 
 def find_player(m: Deps, session: Session, it: Intake) -> None:
@@ -654,7 +656,7 @@ def only_orders(m: Deps, session: Session, it: Intake) -> None:
     lines = [f"  line {e.line}: {e.text}" for e in it.echo if isinstance(e, Ignored)]
     if lines:
         lines = [f"These lines are no orders of {m.engine(it.game).info.title}, so they were passed over:",
-                 *lines, ""]
+                 *lines, *_club_lines(it), ""]
     lines.append(_in_force(m, session, it, current is not None))
     lines.append("A mail replaces your orders only when at least one of its lines is an order.")
     it.orders_note = tuple(lines)
@@ -741,11 +743,22 @@ def acknowledge(m: Deps, session: Session, it: Intake) -> None:
         return  # a computer player reads no mail
     original = read_message_id(it.msg) if it.msg is not None else ""
     engine = m.engine(it.game)
-    warnings = engine.lint(it.state, it.parsed.orders, it.player.seat)
+    warnings = [*engine.lint(it.state, it.parsed.orders, it.player.seat), *_club_lines(it)]
     it.ack = m.mailer.acknowledgement(it.game, engine, it.state, it.player, it.parsed, it.echo,
                                       replaced=it.replaced, message=it.row.id, original=original or None,
                                       warnings=warnings, standing=it.standing,
                                       resolves=_completes_turn(m, session, it, engine))
+
+
+def _club_lines(it: Intake) -> list[str]:
+    """The club's lines (JOIN, RESIGN, ...) a game's mail passed over, and where they go."""
+    from pbem.club import mail
+
+    found = [c.text for c in mail.read_commands("\n".join(e.text for e in it.echo if isinstance(e, Ignored)))
+             if c.word not in ("STATUS", "HELP")]  # the game's own commands too
+    if not found:
+        return []
+    return [f"{', '.join(found)}: lines for the club go in a mail of their own, without GAME and SECRET lines."]
 
 
 def _completes_turn(m: Deps, session: Session, it: Intake, engine: AnyGame) -> bool:

@@ -58,6 +58,18 @@ class DeliveryError(PbemError):
     """Queued mail could not be delivered now; it stays queued."""
 
 
+#: the longest game name: the club's mail lines take no longer word
+MAX_GAME_NAME = 64
+
+
+def check_game_name(name: str) -> None:
+    """A game's name is a word of mail lines (GAME, JOIN, OBSERVE) and of archive paths."""
+    if not name or not name.isascii() or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
+        raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
+    if len(name) > MAX_GAME_NAME:
+        raise PbemError(f"game name {name!r} has {len(name)} characters; at most {MAX_GAME_NAME}, please")
+
+
 class Moderator:
     """Everything the CLI (and `pbem run`) does, as methods over a store and a config."""
 
@@ -104,8 +116,7 @@ class Moderator:
         """Start a game. `seed` None draws a secret one; a given seed (its text is the key) is for
         games that must come out the same again, e.g. tests: whoever knows or guesses it knows every draw.
         `generator` LEGACY plays the chance of games made before migration 0010 (sample campaigns)."""
-        if not name or not name.isascii() or not name[0].isalnum() or not all(ch.isalnum() or ch in "-_." for ch in name):
-            raise PbemError(f"game name {name!r}: use letters, digits, '-', '_' and '.', starting with a letter or digit")
+        check_game_name(name)
         engine = find_game(game)
         ruleset, chosen = engine.info.check_setup(rules, options, len(players))
         people = [p for p in players if p.bot is None]

@@ -224,7 +224,7 @@ def replace_player(m: Moderator, name: str, seat: str, *, email: str | None = No
         m.store.retire_sheets(session, row.id, game.turn)  # the earlier player's orders are not the newcomer's
         session.add(row)
         who = f"<{address}>" if address else f"a computer player ({bot})"
-        text = f"{row.name} is now played by a new player, from turn {game.turn}"
+        text = f"{row.name} is now played by {'a computer player' if bot else 'a new player'}, from turn {game.turn}"
         event = _event(m, session, game, EventKind.REPLACE, f"{row.name} ({before}) handed to {who} from turn {game.turn}"
                     f"\n{text}", row.seat)
         minimum = m.now() + clock.require_span(m.config.takeover, "takeover")

@@ -222,9 +222,11 @@ def test_the_gm_or_missed_turns_offer_a_seat_to_the_pool(club: Club) -> None:
     _confirm(club, "cyd@example.org", f"STANDBY {GAME}")
     before = set((club.root / "outbox").glob("*.eml"))
     out = ok(run("replace", "yew", "Ann", "--standby")).output
-    assert out == "Ann of yew is offered to the standby pool: the first TAKEOVER by mail gets it\n"
+    assert out == "Ann of yew is offered to the standby pool: the first TAKEOVER by mail gets it; 1 in the pool were told\n"
     [offer] = club.new_mails(before)["cyd@example.org"]
     assert "TAKEOVER yew Ann" in offer
+    again = run("replace", "yew", "Ann", "--standby")  # a typed-twice command makes no second offer
+    assert again.exit_code == 1 and "Ann of yew is offered to the standby pool already" in again.output
     ok(run("club-game", "yew", "--missed-limit", "2"))
     before = set((club.root / "outbox").glob("*.eml"))
     club.m.resolve("yew", force=True)

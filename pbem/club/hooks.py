@@ -14,6 +14,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, select
 
+from pbem import clock
 from pbem.club import signup, standby, tournament
 from pbem.club.rows import ObserverRow, PendingRow, PersonRow
 from pbem.errors import PbemError
@@ -97,16 +98,20 @@ def observe(m: Moderator, name: str) -> int:
         engine = m.engine(game)
         public = Viewer.public()
         told = TurnRecord.from_row(engine, record)
-        lines = [engine.presenter.resolution_lines(r, private=False)[0] for r in told.seen_by(public)]
+        lines: list[str] = []
+        for r in told.seen_by(public):  # every line of each, as the archive's page of the turn tells it
+            first, *more = engine.presenter.resolution_lines(r, private=False) or [""]
+            lines += [f"  {first}", *(f"    {x.strip()}" for x in more)]
         position = engine.presenter.position_lines(engine.view(told.after, public))
-        body = ["What happened:", *(f"  {x}" for x in lines), "", "The position:", *(f"  {x}" for x in position),
-                "", f"UNOBSERVE {game.name} in a mail to pbem stops these reports."]
+        due = [f"Turn {game.turn} is due {clock.show_utc(game.deadline)}.", ""] if game.deadline is not None else []
+        body = ["What happened:", *lines, "", "The position:", *(f"  {x}" for x in position),
+                "", *due, f"UNOBSERVE {game.name} in a mail to pbem stops these reports."]
         count = 0
         for w in watchers:
             mail = m.mailer.answer(game, Member(_name(session, w), w.address), command=f"turn {record.turn}",
                                    opening=f"turn {record.turn} of {game.name} ({engine.info.title}) is resolved.",
                                    lines=body, key=f"observe-{record.turn}-{record.correction}",
-                                   deadline=game.deadline, kind=MailKind.NOTICE)
+                                   kind=MailKind.NOTICE)  # no "orders due" calendar: an observer sends none
             if not m.store.mail_exists(session, mail.msg_id):
                 m.mailer.queue(session, game, record.turn, mail)
                 count += 1

@@ -27,6 +27,7 @@ from pbem.intake import Deps, Intake, Stop
 from pbem.mail.headers import read_message_id
 from pbem.mail.sender import validate_address
 from pbem.mailer import Answer
+from pbem.moderator import MAX_GAME_NAME
 from pbem.store import MessageStatus
 from pbem.tokens import new_secret
 
@@ -90,7 +91,8 @@ def read_commands(text: str) -> list[Command]:
         head = " ".join(words[:3]).upper()
         word, args = (head, words[3:]) if head == "I AM ALSO" else (words[0].upper(), words[1:])
         counts = WORDS.get(word)
-        if counts is None or not counts[0] <= len(args) <= counts[1] or any(len(a) > 254 for a in args):
+        longest = 254 if word == "I AM ALSO" else MAX_GAME_NAME  # an address; else a name, a word or a token
+        if counts is None or not counts[0] <= len(args) <= counts[1] or any(len(a) > longest for a in args):
             continue
         found.append(Command(word, tuple(args)))
         if len(found) >= MAX_COMMANDS:
@@ -181,7 +183,7 @@ def take(m: Deps, session: Session, it: Intake) -> None:
             club.answer(command, "not done:", [f"{err}."])
     if club.token:
         club.answers.append(Answer("CONFIRM", "to go ahead, reply with this line (from this address):",
-                                   ("", f"  CONFIRM {club.token}", "",
+                                   (f"  CONFIRM {club.token}", "",
                                     f"It is good for {CONFIRM_DAYS} days; without it nothing changes.")))
     send(club)
     words = ", ".join(dict.fromkeys([*(["TIMEZONE"] if it.sheet.timezone else []), *(c.word for c in found)]))
@@ -417,7 +419,11 @@ def chore(club: Club, action: str, argument: str) -> None:
 
 def _open(club: Club, name: str) -> OpenGameRow:
     row = signup.find_open(club.session, name)
-    if row is None or row.status != "open":
+    if row is not None and row.status == "started":
+        raise PbemError(f"{row.name} has started, its seats are all taken; LIST shows the games still open")
+    if row is not None and row.status == "closed":
+        raise PbemError(f"the GM closed the sign-up of {row.name}; LIST shows the games still open")
+    if row is None:
         raise PbemError(f"no game called {name!r} is open for sign-up; LIST shows the open games")
     return row
 
@@ -426,7 +432,10 @@ def _game_name(club: Club, name: str) -> str:
     game = next((g for g in club.m.store.games(club.session) if g.name.lower() == name.lower()), None)
     if game is not None:
         return game.name
-    return _open(club, name).name
+    row = signup.find_open(club.session, name)
+    if row is None or row.status != "open":
+        raise PbemError(f"no game called {name!r} is running or open for sign-up here; LIST shows the open games")
+    return row.name
 
 
 def _systems() -> list[str]:

@@ -8,6 +8,7 @@ replace`) names an address only; the club gives it its person the first time it 
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,7 +34,8 @@ def clean_name(name: str, address: str) -> str:
     """A name to sign a seat with: letters, digits, '-' and '_' of the display name (else of
     the address's local part), at most MAX_NAME characters."""
     for candidate in (name, address.partition("@")[0]):
-        kept = "".join(ch for ch in candidate.replace(" ", "-") if ch.isascii() and (ch.isalnum() or ch in "-_"))
+        plain = unicodedata.normalize("NFKD", candidate[:MAX_NAME * 4])  # "José" keeps its e, without the accent
+        kept = "".join(ch for ch in plain.replace(" ", "-") if ch.isascii() and (ch.isalnum() or ch in "-_"))
         kept = kept.strip("-_")[:MAX_NAME]
         if kept:
             return kept

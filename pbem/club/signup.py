@@ -22,7 +22,7 @@ from pbem import clock
 from pbem.club import people
 from pbem.club.rows import OpenGameRow, PersonRow, SignupRow
 from pbem.errors import PbemError
-from pbem.games import find_game
+from pbem.games import AnyGame, find_game
 from pbem.games.chance import Generator, Seeding, game_chance, new_seed
 from pbem.store import GameRow
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 SEATS = "seats"
 #: the longest invitation word
 MAX_INVITE = 40
+#: how many numbered seat names a sign-up tries
+MAX_SEATS_TRIED = 100
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,9 @@ def read_seats(text: str) -> tuple[int, int]:
 
 def open_game(m: Moderator, want: Opening) -> OpenGameRow:
     """Open a game for sign-up: checked like `pbem new-game` would check it at either size."""
+    from pbem.moderator import check_game_name
+
+    check_game_name(want.name)
     engine = find_game(want.game)
     low, high = read_seats(want.seats)
     ruleset, chosen = engine.info.check_setup(want.rules, want.options, low)
@@ -71,6 +76,9 @@ def open_game(m: Moderator, want: Opening) -> OpenGameRow:
     if want.deadline:
         clock.Schedule(want.deadline)  # checked now, not when the game starts
     starts = None if want.start.strip().lower() in ("when-full", "full") else clock.parse_moment(want.start)
+    if starts is not None and starts <= m.now():
+        raise PbemError(f"--start {want.start}: that moment has passed (it is {clock.show_utc(m.now())} now); give a "
+                        "later one, or --start when-full")
     if len(want.invite) > MAX_INVITE or not all(ch.isalnum() or ch in "-_" for ch in want.invite):
         raise PbemError(f"--invite takes one word of letters and digits (at most {MAX_INVITE}), not {want.invite!r}")
     if not 0 <= want.min_reliability <= 100:
@@ -93,7 +101,9 @@ def set_signup(m: Moderator, name: str, *, strangers: bool | None = None, close:
     are given back; it will not start)."""
     with m.store.session() as session:
         row = find_open(session, name)
-        if row is None or row.status != "open":
+        if row is not None and row.status != "open":
+            raise PbemError(f"{row.name} is {'running' if row.status == 'started' else 'closed'}: its sign-up is over")
+        if row is None:
             raise PbemError(f"no game called {name!r} is open for sign-up (`pbem open` opens one)")
         if strangers is not None:
             row.strangers = strangers
@@ -185,15 +195,30 @@ def hold(session: Session, row: OpenGameRow) -> OpenGameRow:
 def join(session: Session, row: OpenGameRow, person: PersonRow, address: str, at: datetime) -> SignupRow:
     """A seat held for the person under a name of their own within the game."""
     taken = {s.name.lower() for s in signups(session, row)}
-    name, n = person.name, 1
-    while name.lower() in taken:
-        n += 1
-        name = f"{person.name[:people.MAX_NAME - 3]}{n}"
+    name = seat_name(find_game(row.game), person.name, taken)
     signup = SignupRow(open_game_id=row.id or 0, person_id=person.id or 0, name=name, address=address.lower(),
                        joined_at=at)
     session.add(signup)
     session.flush()
     return signup
+
+
+def seat_name(engine: AnyGame, wanted: str, taken: set[str]) -> str:
+    """The person's name as a seat of the game takes it: letters and digits only, starting with
+    a letter ("Ann-Example" plays as AnnExample), numbered past a name taken or a word of the
+    game's orders ("Next" plays as Next2)."""
+    base = "".join(ch for ch in wanted if ch.isascii() and ch.isalnum())
+    base = (base if base[:1].isalpha() else f"P{base}")[:people.MAX_NAME - 3]
+    for n in range(1, MAX_SEATS_TRIED):
+        name = base if n == 1 else f"{base}{n}"
+        if name.lower() in taken:
+            continue
+        try:
+            engine.check_seat_name(name)
+        except PbemError:
+            continue
+        return name
+    raise PbemError(f"no seat name of {wanted!r} suits {engine.info.title}; ask the GM")
 
 
 def leave(session: Session, row: OpenGameRow, person: PersonRow) -> bool:

@@ -56,15 +56,9 @@ def offer(m: Moderator, session: Session, game: GameRow, player: PlayerRow) -> O
     session.add(row)
     session.flush()
     engine = find_game(game.game)
-    playing = {s.person_id for s in session.exec(select(TenureRow).where(TenureRow.game_id == game.id,
-                                                                         col(TenureRow.to_turn).is_(None)))}
-    pool = session.exec(select(StandbyRow, PersonRow).join(PersonRow, col(PersonRow.id) == col(StandbyRow.person_id))
-                        .where(StandbyRow.game_system == engine.info.name).order_by(col(StandbyRow.id))).all()
     from pbem.club.mail import Member
 
-    for _, person in pool:
-        if person.id in playing:
-            continue
+    for person in pool(session, game):
         for address in people.addresses(session, person)[:1]:
             m.mailer.queue(session, game, game.turn, m.mailer.answer(
                 game, Member(person.name, address), command=f"seat {player.name} offered",
@@ -75,17 +69,32 @@ def offer(m: Moderator, session: Session, game: GameRow, player: PlayerRow) -> O
     return row
 
 
-def offer_seat(m: Moderator, name: str, seat: str) -> OfferRow:
-    """`pbem replace GAME SEAT --standby`."""
+def pool(session: Session, game: GameRow) -> list[PersonRow]:
+    """The people an offer of a seat of `game` goes to: its system's pool, but for those who play it."""
+    playing = {s.person_id for s in session.exec(select(TenureRow).where(TenureRow.game_id == game.id,
+                                                                         col(TenureRow.to_turn).is_(None)))}
+    rows = session.exec(select(StandbyRow, PersonRow).join(PersonRow, col(PersonRow.id) == col(StandbyRow.person_id))
+                        .where(StandbyRow.game_system == find_game(game.game).info.name)
+                        .order_by(col(StandbyRow.id))).all()
+    return [person for _, person in rows if person.id not in playing]
+
+
+def offer_seat(m: Moderator, name: str, seat: str) -> int:
+    """`pbem replace GAME SEAT --standby`: how many in the pool were told (an offer with nobody
+    told stays open for whoever joins the pool and asks)."""
     with m.store.session() as session:
         game = m.store.game(session, name)
         if game.over:
             raise PbemError(f"{name} is over; there is no seat to offer")
         player = _player(m, session, game, seat)
-        row = offer(m, session, game, player)
-        session.expunge(row)
+        if session.exec(select(OfferRow).where(OfferRow.game_id == game.id, OfferRow.seat == player.seat,
+                                               OfferRow.taken == False)).first() is not None:  # noqa: E712
+            raise PbemError(f"{player.name} of {game.name} is offered to the standby pool already; the first "
+                            "TAKEOVER by mail gets it (or hand it on with --email or --bot)")
+        told = len(pool(session, game))
+        offer(m, session, game, player)
     m.deliver()
-    return row
+    return told
 
 
 def _player(m: Moderator, session: Session, game: GameRow, seat: str) -> PlayerRow:

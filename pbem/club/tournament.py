@@ -32,10 +32,11 @@ from sqlalchemy import update
 from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, select
 
+from pbem import clock
 from pbem.club import people
 from pbem.club.rows import EntrantRow, TableRow, TournamentRow
 from pbem.errors import PbemError
-from pbem.games import find_game
+from pbem.games import AnyGame, find_game
 from pbem.games.chance import new_seed
 from pbem.mail.kinds import MailKind
 from pbem.store import GameRow
@@ -105,6 +106,7 @@ def create(m: Moderator, plan: Plan) -> TournamentRow:
             bots.check_level(engine, e.bot)
         else:
             validate_address(e.address)
+    _check_games(engine, plan, rounds, n)
     with m.store.session() as session:
         if session.exec(select(TournamentRow).where(TournamentRow.name == plan.name)).first() is not None:
             raise PbemError(f"a tournament called {plan.name!r} exists already")
@@ -120,6 +122,25 @@ def create(m: Moderator, plan: Plan) -> TournamentRow:
         session.expunge(row)
     start_round(m, row.name, 1)
     return row
+
+
+def _check_games(engine: AnyGame, plan: Plan, rounds: int, n: int) -> None:
+    """What making a round's games would refuse, refused before the tournament is kept: its
+    games' names, the entrants' names as seats, each entrant's own address and the deadline rule."""
+    from pbem.moderator import check_game_name
+
+    try:
+        check_game_name(f"{plan.name}-r{rounds}-t{n}")  # as game_name() calls them
+    except PbemError:
+        raise PbemError(f"tournament name {plan.name!r}: its games are called {plan.name}-r1-t1 and so "
+                        "on; use letters, digits, '-', '_' and '.', starting with a letter or digit") from None
+    for e in plan.entries:
+        engine.check_seat_name(e.name)
+    addresses = [e.address.lower() for e in plan.entries if not e.bot]
+    if len(set(addresses)) != len(addresses):
+        raise PbemError("two entrants have the same address; each person enters once")
+    if plan.deadline:
+        clock.Schedule(plan.deadline)
 
 
 # results and standings ----------------------------------------------------------------------------
