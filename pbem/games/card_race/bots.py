@@ -531,7 +531,8 @@ def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], whic
         why = _why(view, mine, n, a, howl)
         if needs >= 0:
             cards = f"{needs} {ANIMALS[a]} card{'s' if needs != 1 else ''}"
-            why = f"with {cards} on the table, {n} more end its move on its turbo token: 2 steps more"
+            why = (f"with {cards} on the table, {n} more end its move on its turbo token: "
+                   "2 steps more")
         lines.append(f"#  {k}. {text}: {why}")
     return lines
 
