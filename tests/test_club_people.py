@@ -40,7 +40,7 @@ def test_one_person_per_distinct_address_and_the_players_unchanged(engine: Engin
     migrations.upgrade(engine, "0011")
     moment = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
     for name in ("g1", "g2"):
-        _insert(engine, "game", name=name, game="goofspiel", rules="r", seed="7", state="{}", turn=4, over=False,
+        _insert(engine, "game", name=name, game="some-game", rules="r", seed="7", state="{}", turn=4, over=False,
                 created_at=moment)
     seats = [(1, 0, "Ann", "ann@x.org", "Europe/Paris", 1), (1, 1, "Bob", "bob@x.org", "UTC", 3),
              (1, 2, "Cpu", "", "UTC", 1), (2, 0, "Annie", "ANN@x.org", "UTC", 1), (2, 1, "Bob", "bob@x.org", "UTC", 1)]

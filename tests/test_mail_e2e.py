@@ -57,11 +57,11 @@ def pbem(config: Path, *args: str, crash_at: str | None = None, check: bool = Tr
     return result
 
 
-def new_game(config: Path, stack: MailStack, *extra: str) -> None:
+def new_game(config: Path, stack: MailStack, *extra: str, now: str = "2026-11-20T10:00:00Z") -> None:
     args = ["new-game", "race", "--seed", "5", "--deadline", "2026-11-20 12:00"]
     for p in PLAYERS:
         args += ["--player", f"{p.title()}={stack.address(p)}", "--secret", f"{p.title()}={SECRETS[p]}"]
-    pbem(config, *args, *extra)
+    pbem(config, *args, *extra, now=now)
 
 
 def swaks(stack: MailStack, player: str, body: str, subject: str = "race orders") -> None:
@@ -221,7 +221,7 @@ def test_killed_at_each_step_a_rerun_completes(clean_mailstack: MailStack, tmp_p
 def test_reminders_go_to_players_without_orders_once(clean_mailstack: MailStack, tmp_path: Path) -> None:
     stack = clean_mailstack
     config = setup_gm(tmp_path / "gm", stack, reminders='"6h", "1h"')
-    new_game(config, stack)  # deadline 2026-11-20 12:00 UTC
+    new_game(config, stack, now="2026-11-20T04:00:00Z")  # deadline 2026-11-20 12:00 UTC, so both reminders are due
     swaks(stack, "alice", orders("alice", "NEXT"))
     stack.wait_for_messages("gm", 1)
     assert "0 reminders" in pbem(config, "run", "--once", now="2026-11-20T05:00:00Z").stdout
