@@ -9,25 +9,32 @@ own view, sheets with lines the game rejects, mails of commands and settings alo
 be refused (a stranger, a wrong secret, a stale or another seat's reply token, a wrong turn), the
 same bytes again, crashes at every checkpoint of `pbem.faults` followed by a restart (a new
 moderator on the same store, whose first `pbem run` round recovers and is offered the unseen mail
-again), the GM's early resolution and rollback, a deadline passing, and a mail and a resolution
-racing each other. After every step it checks the invariants named in `checks`:
+again), the GM's early resolution and rollback, a deadline passing, a mail and a resolution
+racing each other, a computer sitter named and sent away, a VACATION (so that a sitter writes a
+seat's sheet at a forced resolution), and a stranger who asks to OBSERVE the game and confirms it
+(pbem answers strangers in some games, not in others). After every step it checks the invariants named in `checks`:
 
 in-force    the sheet in force for each seat is the last one acknowledged as in force, and the
             model's: the last accepted mail *with orders* (commands, settings and greetings never
             replace it; a mail that must be refused is never taken); a resolved turn's record
-            holds exactly those sheets (or a seat's standing sheet of an earlier turn)
+            holds exactly those sheets (or a seat's standing sheet of an earlier turn, or - for a
+            seat with neither - the sheet its computer sitter wrote: a sitter never replaces a
+            sheet the player sent, and SITTER and VACATION are settings, never a sheet)
 taken-in    no turn is resolved while a stored mail is still waiting to be taken in
 hidden      no mail to a player depends on another seat's hidden values: every welcome,
             acknowledgement, report, reminder and STATUS answer is rendered again with each other
-            seat's hidden values changed (`Game.vary_hidden`) and must be the same bytes
+            seat's hidden values changed (`Game.vary_hidden`), and the note of that seat's computer
+            sitter with another sheet, and must be the same bytes; so is each observer's account
+            of a turn
 answerable  every mail about a turn in which its reader has a move (welcome, acknowledgement -
             which asks for a corrected sheet -, report, reminder) carries the reply template in its
             text part and in its HTML part, read as pbem reads a reply: the GAME and TURN lines and
             a SECRET line that opens that turn; any other mail with a template has it in every part
 bounded     one incoming mail causes at most MAX_ANSWERS mails to its sender and nothing else but
             the reports of a turn it completed; the same bytes again and a stranger's mail cause
-            none; no report goes out twice (a restart's answers to the mails stored before an
-            earlier crash are counted as theirs)
+            none (a stranger's club mail: none, or - where pbem answers strangers - answers to the
+            stranger alone); no report goes out twice, and an observer gets one account of a turn
+            (a restart's answers to the mails stored before an earlier crash are counted as theirs)
 
 Whatever the checks, every mail queued in a step must have been delivered by its end. Each
 invariant is a test of its own (tests/test_promises_harness.py), so that one broken promise does
@@ -36,11 +43,13 @@ not hide another.
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.policy
 import functools
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -57,6 +66,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import select
 
+import pbem.club.hooks
 import pbem.commands
 import pbem.render.png
 from pbem import faults
@@ -68,7 +78,7 @@ from pbem.games.chance import KeyedChance
 from pbem.games.sheet import read_sheet
 from pbem.mail.kinds import MailKind
 from pbem.mail.text import html_to_text
-from pbem.mailer import Mailer, Outgoing
+from pbem.mailer import GmNote, Mailer, Outgoing
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.runner import Runner
 from pbem.store import MailRow, MessageRow, MessageStatus, PlayerRow, SheetRow, TurnRow
@@ -108,6 +118,11 @@ STEP = timedelta(minutes=7)
 COMMANDS = ("STATUS", "HISTORY", "HELP", "TIMEZONE Europe/Paris", "STANDING", "NEW SECRET", "Thanks!")
 #: order lines no game takes
 BAD_LINES = ("MOVE: TO 99", "PLAY ZZ", "FLY TO THE MOON", "MOVE: IF CARROTS >= 9999 THEN TO -1", "BET 99999")
+#: how many days ahead a VACATION starts, and how many days it lasts
+VACATION_START = (0, 1, 3)
+VACATION_DAYS = (1, 3, 8)
+#: a confirmation the club asks for, in its answer's text
+CONFIRM_LINE = re.compile(r"^\s*CONFIRM (\S+)\s*$", re.M)
 #: mails that must be refused, whoever sends them
 REFUSED = ("stranger", "wrong-secret", "stale-token", "other-seat-token", "wrong-turn")
 
@@ -236,12 +251,15 @@ class PromiseMachine(RuleBasedStateMachine):
         self.leaks: list[str] = []
         self.harness_errors: list[str] = []
         self.armed: str | None = None
+        self.strangers = False  # whether pbem answers strangers (drawn with the game)
+        self.confirm: str | None = None  # the token the club last asked the stranger to confirm
         self._unpatch: list[Callable[[], None]] = []
         shutil.copyfile(empty_store(), self.root / "pbem.sqlite")
         self._patch_checkpoints()
         self._remember_pictures()
         if "hidden" in self.checks:
             self._watch_status_lines()
+            self._watch_observers()
         self.m = self._moderator()
         STATS["games"] += 1
 
@@ -254,6 +272,9 @@ class PromiseMachine(RuleBasedStateMachine):
 
     def _moderator(self) -> Moderator:
         m = Moderator(self.config, now=self.now)
+        if self.strangers:
+            m.intake = dataclasses.replace(m.intake, policy=dataclasses.replace(m.intake.policy,
+                                                                                reply_to_strangers=True))
         if "hidden" in self.checks:
             self._watch_mailer(m.mailer)
         return m
@@ -333,7 +354,10 @@ class PromiseMachine(RuleBasedStateMachine):
             for other in players:
                 try:
                     state, events = engine.vary_hidden(after, tuple(resolutions), other.seat, self._vary())
-                    varied = {o.to: o.raw for o in honest_reports(game, engine, players, state, events, **kw)}
+                    notes = tuple(_other_sheet(n, self._vary()) if n.sheet and n.seat == other.seat else n
+                                  for n in kw.get("notes", ()))
+                    varied = {o.to: o.raw for o in honest_reports(game, engine, players, state, events,
+                                                                  **{**kw, "notes": notes})}
                 except Exception as err:  # noqa: BLE001 - told by the check, not raised inside pbem's intake
                     self.harness_errors.append(f"vary_hidden for {other.name}: {err!r}")
                     continue
@@ -380,6 +404,52 @@ class PromiseMachine(RuleBasedStateMachine):
 
         pbem.commands.status_lines = status_lines  # type: ignore[assignment]
         self._unpatch.append(lambda: setattr(pbem.commands, "status_lines", honest))
+
+    def _watch_observers(self) -> None:
+        """Each observer's account of a turn is drawn again, without being sent, from the turn with
+        every seat's hidden values changed in turn: the bytes must be the same."""
+        honest = pbem.club.hooks.observe
+
+        def observe(m: Moderator, name: str) -> int:
+            plain = self._observed(m, name, honest, None)
+            for seat in range(self.seats):
+                try:
+                    varied = self._observed(m, name, honest, seat)
+                except Exception as err:  # noqa: BLE001 - told by the check, not raised inside pbem
+                    self.harness_errors.append(f"the observers' account with seat {seat} varied: {err!r}")
+                    continue
+                self.leaks += [f"the observers' account to {to} shows seat {seat}'s hidden values ("
+                               f"{', '.join(differing_parts(raw, varied.get(to, b''))) or 'headers'})"
+                               for to, raw in plain.items() if varied.get(to) != raw]
+            return honest(m, name)
+
+        pbem.club.hooks.observe = observe  # type: ignore[assignment]
+        self._unpatch.append(lambda: setattr(pbem.club.hooks, "observe", honest))
+
+    def _observed(self, m: Moderator, name: str, honest: Callable[[Moderator, str], int],
+                  seat: int | None) -> dict[str, bytes]:
+        """The observers' accounts of the last turn, drawn and not sent, from the turn as stored
+        or (`seat`) with that seat's hidden values changed."""
+        sent: list[Outgoing] = []
+        record = pbem.club.hooks.TurnRecord
+
+        def from_row(engine: AnyGame, row: TurnRow) -> Any:
+            told = record.from_row(engine, row)
+            if seat is None:
+                return told
+            after, events = engine.vary_hidden(told.after, told.resolutions, seat, self._vary())
+            return dataclasses.replace(told, stored_after=engine.dump_state(after), resolutions=tuple(events))
+
+        m.mailer.queue = lambda session, game, turn, *mails: sent.extend(mails)  # type: ignore[method-assign]
+        m.store.mail_exists = lambda session, key: False  # type: ignore[method-assign]
+        m.deliver = lambda: 0  # type: ignore[method-assign]
+        pbem.club.hooks.TurnRecord = type("Varied", (), {"from_row": staticmethod(from_row)})  # type: ignore[misc]
+        try:
+            honest(m, name)
+        finally:
+            pbem.club.hooks.TurnRecord = record  # type: ignore[misc]
+            del m.mailer.queue, m.store.mail_exists, m.deliver
+        return {o.to: o.raw for o in sent}
 
     # mail ------------------------------------------------------------------------------------
     def _snapshot(self) -> Snapshot:
@@ -469,8 +539,13 @@ class PromiseMachine(RuleBasedStateMachine):
             return row
 
     # the rules -------------------------------------------------------------------------------
-    @initialize(seed=st.integers(0, 2**16))
-    def new_game(self, seed: int) -> None:
+    @initialize(seed=st.integers(0, 2**16), strangers=st.booleans())
+    def new_game(self, seed: int, strangers: bool = False) -> None:
+        """The game starts; `strangers`: pbem answers strangers (the GM's reply_to_strangers)."""
+        if strangers:
+            self.strangers = True
+            self.m.store.engine.dispose()
+            self.m = self._moderator()
         self.m.new_game(NAME, game=self.game.info.name, rules=None, seed=seed, deadline="7d",
                         players=[PlayerSpec(n, a, f"{n.upper()}-{i}{i}{i}") for i, (n, a) in enumerate(SEATS[:self.seats])])
         self.ready = True
@@ -512,6 +587,54 @@ class PromiseMachine(RuleBasedStateMachine):
         turn = self.m.game_state(NAME)[0].turn
         body = "\n".join([f"GAME {NAME}", f"SECRET {self._credential(seat, credential, turn)}", *commands])
         self.deliver(self._mail(SEATS[seat][1], body, seat=seat, orders=False, commands=tuple(commands)))
+
+    @precondition(lambda self: self.allowed("sitter") and bool(self.game.info.bot_levels))
+    @rule(seat=st.integers(0, 2), level=st.integers(-1, 9), credential=st.sampled_from(("secret", "token")),
+          extras=st.lists(st.sampled_from(COMMANDS), max_size=1).map(tuple))
+    def sitter(self, seat: int, level: int, credential: str, extras: tuple[str, ...]) -> None:
+        """A player names a computer sitter of one of the game's levels, or sends hers away (-1):
+        a setting, never a sheet."""
+        self._begin()
+        seat %= self.seats
+        levels = self.game.info.bot_levels
+        command = "SITTER OFF" if level < 0 else f"SITTER {levels[level % len(levels)]}"
+        turn = self.m.game_state(NAME)[0].turn
+        body = "\n".join([f"GAME {NAME}", f"SECRET {self._credential(seat, credential, turn)}", command, *extras])
+        self.deliver(self._mail(SEATS[seat][1], body, seat=seat, orders=False, commands=(command, *extras)))
+
+    @precondition(lambda self: self.allowed("vacation"))
+    @rule(seat=st.integers(0, 2), start=st.sampled_from(VACATION_START), days=st.sampled_from(VACATION_DAYS),
+          credential=st.sampled_from(("secret", "token")))
+    def vacation(self, seat: int, start: int, days: int, credential: str) -> None:
+        """A player goes away for a few days (VACATION): a setting, never a sheet; while she is
+        away her sitter (if she named one) writes her sheet."""
+        self._begin()
+        seat %= self.seats
+        first = self.now().date() + timedelta(days=start)
+        command = f"VACATION {first.isoformat()} {(first + timedelta(days=days - 1)).isoformat()}"
+        turn = self.m.game_state(NAME)[0].turn
+        body = "\n".join([f"GAME {NAME}", f"SECRET {self._credential(seat, credential, turn)}", command])
+        self.deliver(self._mail(SEATS[seat][1], body, seat=seat, orders=False, commands=(command,)))
+
+    @precondition(lambda self: self.allowed("a_stranger_observes"))
+    @rule(confirm=st.booleans())
+    def a_stranger_observes(self, confirm: bool) -> None:
+        """A stranger asks to OBSERVE the game, or confirms the last request (when pbem answered
+        it with a token to confirm): then each turn's public account comes to her."""
+        self._begin()
+        body = f"CONFIRM {self.confirm}" if confirm and self.confirm else f"OBSERVE {NAME}"
+        self.deliver(self._mail(STRANGER, body, seat=None, orders=False, commands=(body.split()[0],)))
+        self.confirm = self._confirmation() or self.confirm
+
+    def _confirmation(self) -> str | None:
+        """The token in the last answer to the stranger, if it asks for a confirmation."""
+        with self.m.store.session() as session:
+            mails = [r for r in self.m.store.mails(session) if r.recipient == STRANGER and r.path]
+        if not mails:
+            return None
+        text = "\n".join(t for _, t in mail_parts(Path(mails[-1].path).read_bytes()))
+        found = CONFIRM_LINE.search(text)
+        return found.group(1) if found else None
 
     @precondition(lambda self: self.allowed("mail_that_must_be_refused"))
     @rule(seat=st.integers(0, 2), how=st.sampled_from(REFUSED), back=st.integers(1, 3))
@@ -660,6 +783,9 @@ class PromiseMachine(RuleBasedStateMachine):
         new_turns = [t for t in snap.turns if (t.turn, t.correction) not in self.known_turns]
         self.highest_turn = max(self.highest_turn, snap.turn)
         STATS["turns resolved"] += len(new_turns)
+        STATS["sheets a sitter wrote"] += sum(1 for t in new_turns for text in json.loads(t.sheets).values()
+                                              if text is not None and text.startswith(pbem.commands.SITTER_MARK))
+        STATS["accounts to an observer"] += sum(1 for r in new_mail if r.kind == MailKind.NOTICE and r.recipient == STRANGER)
         try:
             if problems:
                 raise BrokenPromise("delivered", problems)
@@ -742,6 +868,13 @@ class PromiseMachine(RuleBasedStateMachine):
             if told is None:
                 acked = self._standing(snap, p, record.turn)
             sheet = played.get(p.name)
+            if sheet is not None and sheet.startswith(pbem.commands.SITTER_MARK):
+                # a computer sitter wrote it: only for a seat with no sheet of its own to play
+                if None not in acked or None not in expected:
+                    problems.append(f"turn {record.turn} (correction {record.correction}) was resolved with the "
+                                    f"sheet {p.name}'s computer sitter wrote; acknowledged: {acked[-1]!r:.60}, "
+                                    f"sent as orders: {expected[-1]!r:.60}")
+                continue
             for what, allowed in (("acknowledged", acked), ("sent as orders", expected)):
                 if sheet not in allowed:
                     shown = [a if a is None else a[:60] for a in allowed]
@@ -830,6 +963,11 @@ class PromiseMachine(RuleBasedStateMachine):
         resolved = len({(t.turn, t.correction) for t in new_turns})
         if sum(reports.values()) > resolved * (self.seats + 1):
             problems.append(f"{sum(reports.values())} reports for {resolved} resolved turns")
+        # an observer's account of a turn comes with the turn, once a turn resolved
+        accounts = [r for r in caused if r.kind == MailKind.NOTICE and r.recipient == STRANGER]
+        if len(accounts) > resolved:
+            problems.append(f"{len(accounts)} accounts of turns to the observer for {resolved} resolved turns")
+        caused = [r for r in caused if r not in accounts]
         mail = self.step.mail
         if mail is None or self.step.what == "race":
             return problems
@@ -848,7 +986,7 @@ class PromiseMachine(RuleBasedStateMachine):
         mine = groups.get(mail.message_id, [])
         if self.step.duplicate_of_taken and mine:
             problems.append(f"the same bytes again ({mail.message_id}) caused {len(mine)} mails: {[r.kind for r in mine]}")
-        elif mail.refuse == "stranger" and mine:
+        elif (mail.refuse == "stranger" or (mail.seat is None and not self.strangers)) and mine:
             problems.append(f"a stranger's mail caused {len(mine)} mails: {[(r.kind, r.recipient) for r in mine]}")
         for key, answers in groups.items():
             sender = self.by_id[key].sender
@@ -859,6 +997,12 @@ class PromiseMachine(RuleBasedStateMachine):
             if others:
                 problems.append(f"{key} caused mail to others: {others}")
         return problems
+
+
+def _other_sheet(note: GmNote, key: int) -> GmNote:
+    """A computer sitter's note with another sheet in it (what the sitter of a seat whose hidden
+    values were others would have written)."""
+    return dataclasses.replace(note, sheet=(*note.sheet, f"# another sheet {key}"), full=f"{note.full} ({key})")
 
 
 def _in_reply_to(raw: bytes) -> str:

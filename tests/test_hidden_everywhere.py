@@ -16,6 +16,8 @@ import email.policy
 import hashlib
 import json
 import re
+import sqlite3
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -23,16 +25,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from pbem import commands, mailer
 from pbem.archive import GameData, Pictures, Settings, load_games, render_site
+from pbem.club import hooks as club_hooks
+from pbem.club import people, ratings, signup, standby, tournament
+from pbem.club.mail import Desk, Member
+from pbem.club.pages import FOLDER, club_pages
+from pbem.club.rows import ClubGameRow, EntrantRow, ObserverRow, OpenGameRow, SignupRow, TableRow, TournamentRow
 from pbem.config import load_config, write_config
 from pbem.games import AnyGame, find_game, games
 from pbem.games.base import Viewer
 from pbem.games.chance import LegacyChance
 from pbem.games.present import Reader
 from pbem.games.sheet import read_sheet
-from pbem.mailer import Mailer
+from pbem.mailer import Answer, GmNote, Mailer, Outgoing
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.store import GameRow, PlayerRow, TurnRow
 
@@ -42,6 +50,11 @@ TURNS = 3  # turns resolved before the outputs are rendered (the game still runs
 SEEDS = (1, 2)
 GM = "GM"
 PUBLIC = "public"
+#: the club around the game: someone who watches it, a game open for sign-up its players joined,
+#: and a tournament whose first round's table it is
+OBSERVER = ("Oz", "oz@observer.example")
+OPEN = "lobby"
+CUP = "cup"
 
 
 class Clock:
@@ -107,7 +120,39 @@ def _play(engine: AnyGame, directory: Path) -> Campaign:
     game, players, turns = m.history(GAME)
     state = m.state(game)
     assert not engine.is_over(state)
+    _club(m, engine)
     return Campaign(m, engine, World(game, tuple(players), tuple(turns), state, load_games(m, [GAME])[0]), directory)
+
+
+def _club(m: Moderator, engine: AnyGame) -> None:
+    """The game in the club: its players are people, an observer watches it, it is rated, its
+    players signed up for an open game, and it is a table of a tournament's first round."""
+    ruleset = engine.info.default_ruleset
+    with m.store.session() as session:
+        game = m.store.game(session, GAME)
+        assert game.id is not None
+        people.sync(session, m.now())
+        players = m.store.players(session, game.id)
+        persons = [people.person_of(session, p.email) for p in players]
+        watcher = people.ensure_person(session, OBSERVER[1], OBSERVER[0], m.now())
+        session.add(ObserverRow(game_name=GAME, address=OBSERVER[1], person_id=watcher.id or 0))
+        session.add(ClubGameRow(game_id=game.id, rated=True))
+        lobby = OpenGameRow(name=OPEN, game=engine.info.name, rules=ruleset.name, min_seats=ruleset.min_players,
+                            max_seats=ruleset.max_players, seed="lobby", deadline="7d")
+        cup = TournamentRow(name=CUP, game=engine.info.name, rules=ruleset.name, format="swiss", rounds=2,
+                            table_size=len(players), seed="cup", round=1)
+        session.add_all([lobby, cup])
+        session.flush()
+        entrants = []
+        for p, person in zip(players, persons, strict=True):
+            assert person is not None
+            session.add(SignupRow(open_game_id=lobby.id or 0, person_id=person.id or 0, name=p.name, address=p.email))
+            entrants.append(EntrantRow(tournament_id=cup.id or 0, name=p.name, person_id=person.id,
+                                       address=p.email, seed_order=p.seat))
+        session.add_all(entrants)
+        session.flush()
+        session.add(TableRow(tournament_id=cup.id or 0, round=1, table=1, game_id=game.id,
+                             entrants=json.dumps([e.id for e in entrants])))
 
 
 _PLAYED: dict[str, Campaign] = {}
@@ -328,6 +373,123 @@ def archive_feeds(c: Campaign, w: World) -> dict[str, bytes]:
     return _site(c, w, lambda path: path.endswith(".atom"))
 
 
+def sitter_reports(c: Campaign, w: World) -> dict[str, bytes]:
+    """Every turn's reports as they are when each seat's computer sitter wrote its sheet (from
+    the seat's own view at the start of the turn, as a sitter does): the seat and the GM read
+    the sheet, nobody else anything of it."""
+    key = ("sitter", id(w), 0)
+    if key not in c.cache:
+        c.cache[key] = _render_sitter_reports(c, w)
+    out: dict[str, bytes] = c.cache[key]
+    return out
+
+
+def _render_sitter_reports(c: Campaign, w: World) -> dict[str, bytes]:
+    engine, out = c.engine, {}
+    level = engine.info.bot_levels[0]
+    for t in w.turns:
+        before = _turn_state(c, t.before)
+        sheets: dict[str, str | None] = {}
+        notes: list[GmNote] = []
+        for p in w.players:
+            if p.seat in engine.may_send(before):
+                sheet = _bot_sheet(engine, before, p.seat, f"sitter/{t.turn}")
+                sheets[p.name] = f"{commands.SITTER_MARK} ({level})\n{sheet}"
+                notes.append(commands.read_sitter_event(p.seat, commands.sitter_event(p.name, level, "deadline", sheet)))
+        resolutions = [engine.resolution_from_json(r) for r in json.loads(t.resolutions)]
+        for mail in c.m.mailer.reports(w.game, engine, w.players, _turn_state(c, t.after), resolutions, turn=t.turn,
+                                       resolved=_utc(t.resolved_at), deadline=t.deadline, notes=notes, sheets=sheets):
+            out.setdefault(_reader(w, mail.to), []).append(mail.raw)
+    return {reader: b"\n==\n".join(mails) for reader, mails in out.items()}
+
+
+# the club's outputs: read from a store that holds the world ------------------------------------
+
+
+def stored(c: Campaign, w: World) -> Moderator:
+    """A moderator over a copy of the campaign's store that holds `w` (the game's position and
+    its turns' records), on a clock that stands still."""
+    key = ("store", id(w), 0)
+    if key not in c.cache:
+        folder = Path(tempfile.mkdtemp(prefix="store-", dir=c.directory))
+        m = Moderator(load_config(write_config(folder, address="gm@pbem.example")), now=Clock())
+        source = sqlite3.connect(c.m.config.database_url.removeprefix("sqlite:///"))
+        copy = sqlite3.connect(m.config.database_url.removeprefix("sqlite:///"))
+        with source, copy:
+            source.backup(copy)
+        source.close()
+        copy.close()
+        with m.store.session() as session:
+            game = m.store.game(session, GAME)
+            game.state = w.game.state
+            session.add(game)
+            for t in w.turns:
+                row = m.store.turn(session, game.id or 0, t.turn)
+                assert row is not None
+                row.before, row.after, row.resolutions, row.sheets = t.before, t.after, t.resolutions, t.sheets
+                session.add(row)
+        c.cache[key] = m
+    found: Moderator = c.cache[key]
+    return found
+
+
+def _club_answer(m: Moderator, name: str, address: str, command: str, opening: str, lines: list[str]) -> bytes:
+    """The club's one answer to a mail holding `command`, as the club sends it."""
+    return m.mailer.answers(Desk(), Member(name, address), [Answer(command, opening, tuple(lines))], key=1,
+                            original=None).raw
+
+
+def observed(c: Campaign, w: World) -> dict[str, bytes]:
+    """The observer's account of the last resolved turn."""
+    m = stored(c, w)
+    sent: list[Outgoing] = []
+    m.mailer.queue = lambda session, game, turn, *mails: sent.extend(mails)  # type: ignore[method-assign]
+    try:
+        club_hooks.observe(m, GAME)
+    finally:
+        del m.mailer.queue
+    return {OBSERVER[0]: b"\n==\n".join(o.raw for o in sent)}
+
+
+def status_of_all_games(c: Campaign, w: World) -> dict[str, bytes]:
+    """STATUS without a GAME line, for each player and the observer."""
+    m = stored(c, w)
+    out = {}
+    with m.store.session() as session:
+        for name, address in [*((p.name, p.email) for p in w.players), OBSERVER]:
+            person = people.person_of(session, address)
+            assert person is not None
+            out[name] = _club_answer(m, name, address, "STATUS", "your games:", standby.my_games(session, person))
+    return out
+
+
+def listing(c: Campaign, w: World) -> dict[str, bytes]:
+    """LIST, with the game's players signed up for an open game (their records read from its turns)."""
+    m = stored(c, w)
+    with m.store.session() as session:
+        return {PUBLIC: _club_answer(m, "Eve", "eve@stranger.example", "LIST", "the games open for sign-up:",
+                                     signup.listing(session))}
+
+
+def club_tables(c: Campaign, w: World) -> dict[str, bytes]:
+    """RATINGS (every system and the game's own) and STANDINGS (the running ones and the cup's)."""
+    m = stored(c, w)
+    system = c.engine.info.name
+    with m.store.session() as session:
+        lines = [*ratings.table_lines(session, None), *ratings.table_lines(session, system),
+                 *tournament.standings_lines(session, None), *tournament.standings_lines(session, CUP)]
+    return {PUBLIC: _club_answer(m, "Eve", "eve@stranger.example", "RATINGS", "the ratings and standings:", lines)}
+
+
+def club_archive(c: Campaign, w: World) -> dict[str, bytes]:
+    """The club's archive pages: ratings per system, the hall of fame, the tournament's page."""
+    m = stored(c, w)
+    files = render_site([], Settings(), Pictures(c.directory / "club-site", {}), club_pages(m))
+    shown = sorted(path for path in files if path.startswith(f"{FOLDER}/"))
+    assert f"{FOLDER}/tournament-{CUP}.html" in shown
+    return {PUBLIC: b"\n==\n".join(path.encode() + b"\n" + files[path] for path in shown)}
+
+
 OUTPUTS: dict[str, Render] = {
     "report text": _mail_output(lambda raw: _payload(raw, "text/plain")),
     "report HTML": _mail_output(lambda raw: _payload(raw, "text/html")),
@@ -345,6 +507,12 @@ OUTPUTS: dict[str, Render] = {
     "archive pages": archive_pages,
     "archive JSON": archive_json,
     "archive feeds": archive_feeds,
+    "sitter notes": sitter_reports,
+    "observer's turn mail": observed,
+    "STATUS of every game": status_of_all_games,
+    "LIST": listing,
+    "RATINGS and STANDINGS": club_tables,
+    "club archive pages": club_archive,
 }
 
 
@@ -467,6 +635,64 @@ def _press_carries_the_position(mp: pytest.MonkeyPatch, c: Campaign) -> None:
         self, game, author, reader, text + "\n" + game.state, key))
 
 
+def _sitter_tells_all(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """A computer sitter's note, with the sheet it wrote, goes to every reader."""
+    mp.setattr(GmNote, "sitter_lines", lambda self, seat, gm: (self.full, *self.sheet))
+
+
+def _observer_sees_all(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """The observer's account is told from the GM's view."""
+    mp.setattr(Viewer, "public", classmethod(lambda cls: Viewer.gm()))
+
+
+def _status_tells_the_position(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """STATUS of every game tells each game's stored position."""
+    honest = standby.my_games
+    mp.setattr(standby, "my_games", lambda session, person: [
+        *honest(session, person), *(s.game.state for s in people.seats_of(session, person))])
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _records_read_the_position(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """A person's record (LIST shows it) counts turns by a digest of her games' positions."""
+    honest = people.reliability
+
+    def reliability(session: Any, person: Any) -> people.Reliability:
+        states = "".join(s.game.state for s in people.seats_of(session, person))
+        return replace(honest(session, person), due=_digest(states)[0] + 1)
+    mp.setattr(people, "reliability", reliability)
+
+
+def _running_games_count(mp: pytest.MonkeyPatch, c: Campaign) -> None:
+    """Ratings and a tournament's standings count the running game, placed by its position."""
+    def places(state: str, seats: int) -> list[int]:
+        return [_digest(state)[i] % 3 + 1 for i in range(seats)]
+
+    honest_places = tournament._game_places
+
+    def game_places(session: Any, table: TableRow) -> list[float] | None:
+        game = session.get(GameRow, table.game_id)
+        if game is None or game.over:
+            return honest_places(session, table)
+        return [float(p) for p in places(game.state, len(json.loads(table.entrants)))]
+
+    honest_finished = ratings.finished_games
+
+    def finished_games(session: Any, system: str | None = None) -> list[ratings.Finished]:
+        out = honest_finished(session, system)
+        for game in session.exec(select(GameRow).where(GameRow.over == False)):  # noqa: E712
+            players = list(session.exec(select(PlayerRow).where(PlayerRow.game_id == game.id)))
+            out.append(ratings.Finished(find_game(game.game).info.name, game.name, tuple(
+                ratings.Seat(f"person:{p.id}", p.name, place, "")
+                for p, place in zip(players, places(game.state, len(players)), strict=True))))
+        return out
+    mp.setattr(tournament, "_game_places", game_places)
+    mp.setattr(ratings, "finished_games", finished_games)
+
+
 Plant = Callable[[pytest.MonkeyPatch, Campaign], None]
 
 #: for each output, the leaks planted under it
@@ -487,6 +713,12 @@ PLANTS: dict[str, tuple[Plant, ...]] = {
     "archive pages": (_every_order_line, _notes_counted),
     "archive JSON": (_every_order_line, _notes_counted),
     "archive feeds": (_nothing_redacted,),
+    "sitter notes": (_sitter_tells_all,),
+    "observer's turn mail": (_observer_sees_all, _nothing_redacted),
+    "STATUS of every game": (_status_tells_the_position,),
+    "LIST": (_records_read_the_position,),
+    "RATINGS and STANDINGS": (_running_games_count,),
+    "club archive pages": (_running_games_count,),
 }
 
 

@@ -23,18 +23,22 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
+import pbem.club.hooks
 import pbem.mailer
+import pbem.turns
 from pbem import faults
 from pbem.games import AnyGame, games
 from pbem.games.base import Viewer
 from pbem.mail.kinds import MailKind
-from pbem.mailer import Mailer, Outgoing
+from pbem.mailer import GmNote, Mailer, Outgoing
 from pbem.store import SheetRow, Store
 from tests.promises import (
     INTAKE_POINTS,
     INVARIANTS,
+    NAME,
     RESOLVE_POINTS,
     STATS,
+    STRANGER,
     UNREACHED_POINTS,
     BrokenPromise,
     PromiseMachine,
@@ -174,10 +178,11 @@ def test_the_minimal_example_keeps_the_promise(game: AnyGame, invariant: str,
 EVERY_GAME = [pytest.param(g, id=g.info.name) for g in games()]
 
 
-def started(game: AnyGame, check: str) -> PromiseMachine:
-    """A machine for `game` checking `check`, its game set up and checked once."""
+def started(game: AnyGame, check: str, *, strangers: bool = False) -> PromiseMachine:
+    """A machine for `game` checking `check`, its game set up and checked once (`strangers`:
+    pbem answers strangers)."""
     state = machine(game, frozenset({check}))()
-    state.new_game(seed=1)
+    state.new_game(seed=1, strangers=strangers)
     state.promises_hold()
     return state
 
@@ -268,5 +273,87 @@ def test_the_hunt_catches_a_mail_that_is_answered_again_and_again(game: AnyGame,
         state.orders(seat=0, level=0, credential="secret", turn_line=True, extras=())
         with pytest.raises(BrokenPromise, match="caused 4 answers to its sender"):
             state.promises_hold()
+    finally:
+        stop(state)
+
+
+def with_a_sitter(game: AnyGame) -> None:
+    if not game.info.bot_levels:
+        pytest.skip(f"{game.info.name} has no computer player to sit for a seat")
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_sitter_that_replaces_a_sheet_the_player_sent(game: AnyGame,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    with_a_sitter(game)
+    state = started(game, "in-force")
+    try:
+        honest = pbem.turns.sitters
+        monkeypatch.setattr(pbem.turns, "sitters", lambda t, used: honest(t, set()))
+        seat = game.may_send(state.m.game_state(NAME)[2])[0]
+        state.sitter(seat=seat, level=0, credential="secret", extras=())
+        # standing: in a game that resolves on receipt the sheet plays on in the next turn
+        state.orders(seat=seat, level=0, credential="secret", turn_line=True, extras=("STANDING",))
+        state.the_deadline_passes()
+        with pytest.raises(BrokenPromise, match="was resolved with the sheet .*'s computer sitter wrote"):
+            state.promises_hold()
+    finally:
+        stop(state)
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_the_hunt_catches_a_sitters_note_shown_to_every_reader(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    with_a_sitter(game)
+    state = started(game, "hidden")
+    try:
+        monkeypatch.setattr(GmNote, "sitter_lines", lambda self, seat, gm: (self.full, *self.sheet))
+        seat = game.may_send(state.m.game_state(NAME)[2])[0]
+        state.sitter(seat=seat, level=0, credential="secret", extras=())
+        state.the_deadline_passes()
+        with pytest.raises(BrokenPromise, match="report: .* shows .* hidden values"):
+            state.promises_hold()
+    finally:
+        stop(state)
+
+
+def test_the_hunt_catches_an_observers_account_told_as_the_gm_sees_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In at least one registered game (in some the GM's account of a turn tells nothing more)."""
+    caught = []
+    for game in games():
+        state = started(game, "hidden", strangers=True)
+        try:
+            state.a_stranger_observes(confirm=False)
+            state.a_stranger_observes(confirm=True)
+            state.promises_hold()
+            with monkeypatch.context() as mp:
+                mp.setattr(pbem.club.hooks, "Viewer", type("Seer", (), {"public": staticmethod(Viewer.gm)}))
+                state.gm_resolves_early(point=None, delay=0)
+            with pytest.raises(BrokenPromise, match="the observers' account to .* shows seat .* hidden values"):
+                state.promises_hold()
+            caught.append(game.info.name)
+            break
+        except pytest.fail.Exception:
+            continue
+        finally:
+            stop(state)
+    assert caught
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_a_stranger_who_observes_gets_one_account_of_each_turn(game: AnyGame) -> None:
+    """Where pbem answers strangers, OBSERVE and CONFIRM make a stranger an observer: one public
+    account of each resolved turn, and nothing else comes of it."""
+    state = started(game, "bounded", strangers=True)
+    try:
+        state.a_stranger_observes(confirm=False)
+        state.promises_hold()
+        assert state.confirm
+        state.a_stranger_observes(confirm=True)
+        state.promises_hold()
+        state.gm_resolves_early(point=None, delay=0)
+        state.promises_hold()
+        with state.m.store.session() as session:
+            accounts = [r for r in state.m.store.mails(session) if r.kind == MailKind.NOTICE and r.recipient == STRANGER]
+        assert [r.turn for r in accounts] == [1]
     finally:
         stop(state)
