@@ -377,14 +377,6 @@ def sitter_reports(c: Campaign, w: World) -> dict[str, bytes]:
     """Every turn's reports as they are when each seat's computer sitter wrote its sheet (from
     the seat's own view at the start of the turn, as a sitter does): the seat and the GM read
     the sheet, nobody else anything of it."""
-    key = ("sitter", id(w), 0)
-    if key not in c.cache:
-        c.cache[key] = _render_sitter_reports(c, w)
-    out: dict[str, bytes] = c.cache[key]
-    return out
-
-
-def _render_sitter_reports(c: Campaign, w: World) -> dict[str, bytes]:
     engine, out = c.engine, {}
     level = engine.info.bot_levels[0]
     for t in w.turns:
@@ -393,7 +385,11 @@ def _render_sitter_reports(c: Campaign, w: World) -> dict[str, bytes]:
         notes: list[GmNote] = []
         for p in w.players:
             if p.seat in engine.may_send(before):
-                sheet = _bot_sheet(engine, before, p.seat, f"sitter/{t.turn}")
+                # the sitters' sheets are kept, never the mails: a planted leak must reach the rendering
+                key = ("sitter", id(w), t.turn * 100 + p.seat)
+                if key not in c.cache:
+                    c.cache[key] = _bot_sheet(engine, before, p.seat, f"sitter/{t.turn}")
+                sheet = c.cache[key]
                 sheets[p.name] = f"{commands.SITTER_MARK} ({level})\n{sheet}"
                 notes.append(commands.read_sitter_event(p.seat, commands.sitter_event(p.name, level, "deadline", sheet)))
         resolutions = [engine.resolution_from_json(r) for r in json.loads(t.resolutions)]
