@@ -27,7 +27,8 @@ def check_secret(value: str) -> str | None:
     if not 4 <= len(value) <= 40:
         return f"a secret has 4 to 40 characters, not {len(value)}"
     if not set(value) <= _ALLOWED or value.startswith("-"):
-        return f"a secret is letters, digits and '-' (no spaces), not {value!r}"
+        return (f"a secret is digits, '-' and letters other than I and O (which read as 1 and 0), "
+                f"with no spaces, not {value!r}")
     return None
 
 

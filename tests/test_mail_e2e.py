@@ -57,11 +57,11 @@ def pbem(config: Path, *args: str, crash_at: str | None = None, check: bool = Tr
     return result
 
 
-def new_game(config: Path, stack: MailStack, *extra: str, now: str = "2026-11-20T10:00:00Z") -> None:
+def new_game(config: Path, stack: MailStack, *extra: str) -> None:
     args = ["new-game", "race", "--seed", "5", "--deadline", "2026-11-20 12:00"]
     for p in PLAYERS:
         args += ["--player", f"{p.title()}={stack.address(p)}", "--secret", f"{p.title()}={SECRETS[p]}"]
-    pbem(config, *args, *extra, now=now)
+    pbem(config, *args, *extra)
 
 
 def swaks(stack: MailStack, player: str, body: str, subject: str = "race orders") -> None:
@@ -220,14 +220,14 @@ def test_killed_at_each_step_a_rerun_completes(clean_mailstack: MailStack, tmp_p
 
 def test_reminders_go_to_players_without_orders_once(clean_mailstack: MailStack, tmp_path: Path) -> None:
     stack = clean_mailstack
-    config = setup_gm(tmp_path / "gm", stack, reminders='"6h", "1h"')
-    new_game(config, stack, now="2026-11-20T04:00:00Z")  # deadline 2026-11-20 12:00 UTC, so both reminders are due
+    config = setup_gm(tmp_path / "gm", stack, reminders='"90m", "30m"')
+    new_game(config, stack)  # at 10:00, deadline 2026-11-20 12:00 UTC
     swaks(stack, "alice", orders("alice", "NEXT"))
     stack.wait_for_messages("gm", 1)
-    assert "0 reminders" in pbem(config, "run", "--once", now="2026-11-20T05:00:00Z").stdout
-    assert "2 reminders" in pbem(config, "run", "--once", now="2026-11-20T06:30:00Z").stdout
-    assert "0 reminders" in pbem(config, "run", "--once", now="2026-11-20T07:00:00Z").stdout
-    assert "2 reminders" in pbem(config, "run", "--once", now="2026-11-20T11:30:00Z").stdout
+    assert "0 reminders" in pbem(config, "run", "--once", now="2026-11-20T10:20:00Z").stdout
+    assert "2 reminders" in pbem(config, "run", "--once", now="2026-11-20T10:45:00Z").stdout
+    assert "0 reminders" in pbem(config, "run", "--once", now="2026-11-20T11:00:00Z").stdout
+    assert "2 reminders" in pbem(config, "run", "--once", now="2026-11-20T11:35:00Z").stdout
     for p, count in (("alice", 2), ("bob", 3), ("carol", 3)):
         got = stack.wait_for_messages(p, count)
         assert len(got) == count

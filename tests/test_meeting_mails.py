@@ -427,3 +427,11 @@ def test_pbem_games_in_a_fresh_home_loads_no_store_machinery(tmp_path: Path) -> 
                               "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}).stdout
     assert out.splitlines() == ["No games yet: pbem new-game NAME --player Ann=ann@example.org --player Bob=bob@example.net",
                                 "[]"], out
+
+
+def test_a_refused_secret_says_which_letters_a_secret_may_hold() -> None:
+    from pbem.tokens import check_secret
+
+    assert check_secret("BOB-SECRET") == ("a secret is digits, '-' and letters other than I and O (which read as "
+                                          "1 and 0), with no spaces, not 'BOB-SECRET'")
+    assert check_secret("BEN-SECRET") is None
