@@ -32,12 +32,15 @@ from pbem.games.sheet import read_sheet
 PLAYERS = ("Ann", "Bob", "Cyd", "Dot", "Eve", "Fay")
 MAX_TURNS = 300
 RULESET = "variable-pig"
+#: the options played in series of their own; `two-player` and `partnership` are left out: every
+#: level writes the same sheet for a seat with two runners, and a partnership's win is a team's
+OPTIONS = ("carrots-95", "face-to-face")
 
 
 def play(seed: int, strong_seat: int, keep: list[State] | None = None, *, ruleset: str = RULESET,
-         others: str = "baseline") -> tuple[list[str], int]:
+         others: str = "baseline", options: tuple[str, ...] = ()) -> tuple[list[str], int]:
     """One game; returns (the winners' names, turns played). `others`: the other seats' level."""
-    setup = Setup(ruleset, tuple(SeatSpec(n) for n in PLAYERS))
+    setup = Setup(ruleset, tuple(SeatSpec(n) for n in PLAYERS), options)
     state = GAME.new_state(setup, LegacyChance(seed, 0))
     players = [bot("strong" if i == strong_seat else others) for i in range(6)]
     turns = 0
@@ -56,10 +59,10 @@ def play(seed: int, strong_seat: int, keep: list[State] | None = None, *, rulese
     return [r.name for r in state.runners if r.place == 1], turns
 
 
-def _one(args: tuple[int, str, str]) -> tuple[int, list[str], int]:
-    n, ruleset, others = args
+def _one(args: tuple[int, str, str, tuple[str, ...]]) -> tuple[int, list[str], int]:
+    n, ruleset, others, options = args
     strong = n % 6
-    winners, turns = play(1000 + n, strong, ruleset=ruleset, others=others)
+    winners, turns = play(1000 + n, strong, ruleset=ruleset, others=others, options=options)
     return strong, winners, turns
 
 
@@ -72,10 +75,11 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def series(games: int, workers: int, ruleset: str = RULESET, others: str = "baseline") -> None:
+def series(games: int, workers: int, ruleset: str = RULESET, others: str = "baseline",
+           options: tuple[str, ...] = ()) -> None:
     started = time.perf_counter()
     with Pool(workers) as pool:
-        results = pool.map(_one, [(n, ruleset, others) for n in range(games)], chunksize=1)
+        results = pool.map(_one, [(n, ruleset, others, options) for n in range(games)], chunksize=1)
     strong_wins = 0.0
     baseline_wins = 0.0
     turns = 0
@@ -89,7 +93,7 @@ def series(games: int, workers: int, ruleset: str = RULESET, others: str = "base
                 baseline_wins += share
     low, high = wilson(strong_wins, games)
     spent = time.perf_counter() - started
-    print(f"hare-tortoise: {games} six-player {ruleset} games, strong vs 5 {others} "
+    print(f"hare-tortoise: {games} six-player {ruleset}{''.join(f' {o}' for o in options)} games, strong vs 5 {others} "
           f"players, seats rotated; mean {turns / games:.1f} turns; {spent:.0f} s on {workers} workers")
     print(f"  strong win share: {strong_wins / games:.1%} (95% CI {low:.1%} to {high:.1%}); fair share 16.7%")
     print(f"  {others} win share per seat: {baseline_wins / games / 5:.1%}")
@@ -132,6 +136,8 @@ def main() -> None:
     if args.ruleset_games:
         for ruleset in (r.name for r in GAME.info.rulesets if r.name != RULESET):
             series(args.ruleset_games, args.workers, ruleset)
+        for option in OPTIONS:
+            series(args.ruleset_games, args.workers, options=(option,))
     if args.self_games:
         series(args.self_games, args.workers, others="strong")
     timing(args.positions)
