@@ -356,7 +356,7 @@ class StrongBot(Bot[View]):
         others_all = [r.square for j, r in enumerate(view.runners) if j != seat]
         home_count = sum(1 for r in view.runners if r.home)
         options = ranked(rules, me, must, frozenset(), home_count, others_all)[:12]
-        return [*((m.text, f"{score(rules, m, others_all):.2f} slots to HOME after it, by the value table")
+        return [*((m.text, f"{score(rules, m, others_all):.1f} slots to HOME after it, by the value table")
                   for m in options), *_fallbacks(rules, me.square)]
 
     def _chain(self, view: View, rules: Ruleset, seat: int,
