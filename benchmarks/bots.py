@@ -32,20 +32,22 @@ from pbem.games.sheet import read_sheet
 PLAYERS = ("Ann", "Bob", "Cyd", "Dot", "Eve", "Fay")
 MAX_TURNS = 300
 RULESET = "variable-pig"
-#: the options played in series of their own; `two-player` and `partnership` are left out: every
-#: level writes the same sheet for a seat with two runners, and a partnership's win is a team's
-OPTIONS = ("carrots-95", "face-to-face")
+#: the options played in series of their own, as (options, seats): `two-player` is two seats of
+#: two runners (its baseline writes Sam's sheet); `partnership` is left out, its win being a team's
+OPTIONS = ((("carrots-95",), 6), (("face-to-face",), 6), (("two-player",), 2))
+#: the seat counts played beside six, with the default ruleset
+SEAT_COUNTS = (4, 3)
 
 
 def play(seed: int, strong_seat: int, keep: list[State] | None = None, *, ruleset: str = RULESET,
-         others: str = "baseline", options: tuple[str, ...] = ()) -> tuple[list[str], int]:
-    """One game; returns (the winners' names, turns played). `others`: the other seats' level."""
-    setup = Setup(ruleset, tuple(SeatSpec(n) for n in PLAYERS), options)
+         others: str = "baseline", options: tuple[str, ...] = (), seats: int = 6) -> tuple[list[int], int]:
+    """One game; returns (the winning seats, turns played). `others`: the other seats' level."""
+    setup = Setup(ruleset, tuple(SeatSpec(n) for n in PLAYERS[:seats]), options)
     state = GAME.new_state(setup, LegacyChance(seed, 0))
-    players = [bot("strong" if i == strong_seat else others) for i in range(6)]
+    players = [bot("strong" if i == strong_seat else others) for i in range(seats)]
     turns = 0
-    # the race is decided once a runner is HOME first: the rest is not played out
-    while not state.over and turns < MAX_TURNS and not any(r.place == 1 for r in state.runners):
+    # the race is decided once a seat has every runner HOME: the rest is not played out
+    while not state.over and turns < MAX_TURNS and not _winners(state):
         if keep is not None:
             keep.append(state)
         orders = {}
@@ -56,13 +58,22 @@ def play(seed: int, strong_seat: int, keep: list[State] | None = None, *, rulese
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
         state = GAME.resolve(state, orders, LegacyChance(seed, state.turn)).state
         turns += 1
-    return [r.name for r in state.runners if r.place == 1], turns
+    return _winners(state), turns
 
 
-def _one(args: tuple[int, str, str, tuple[str, ...]]) -> tuple[int, list[str], int]:
-    n, ruleset, others, options = args
-    strong = n % 6
-    winners, turns = play(1000 + n, strong, ruleset=ruleset, others=others, options=options)
+def _winners(state: State) -> list[int]:
+    """The winning seats: the first HOME (a shared first place is split by the series), or with
+    two runners a seat, the seat with both HOME (the game ends there)."""
+    if state.per_seat == 1:
+        return [seat for seat, r in enumerate(state.runners) if r.place == 1]
+    pairs = [state.runners[k:k + 2] for k in range(0, len(state.runners), 2)]
+    return [seat for seat, pair in enumerate(pairs) if all(r.place is not None for r in pair)]
+
+
+def _one(args: tuple[int, str, str, tuple[str, ...], int]) -> tuple[int, list[int], int]:
+    n, ruleset, others, options, seats = args
+    strong = n % seats
+    winners, turns = play(1000 + n, strong, ruleset=ruleset, others=others, options=options, seats=seats)
     return strong, winners, turns
 
 
@@ -76,10 +87,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def series(games: int, workers: int, ruleset: str = RULESET, others: str = "baseline",
-           options: tuple[str, ...] = ()) -> None:
+           options: tuple[str, ...] = (), seats: int = 6) -> None:
     started = time.perf_counter()
     with Pool(workers) as pool:
-        results = pool.map(_one, [(n, ruleset, others, options) for n in range(games)], chunksize=1)
+        results = pool.map(_one, [(n, ruleset, others, options, seats) for n in range(games)], chunksize=1)
     strong_wins = 0.0
     baseline_wins = 0.0
     turns = 0
@@ -87,16 +98,17 @@ def series(games: int, workers: int, ruleset: str = RULESET, others: str = "base
         turns += t
         share = 1 / len(winners) if winners else 0.0  # a shared first place is split
         for w in winners:
-            if PLAYERS.index(w) == strong:
+            if w == strong:
                 strong_wins += share
             else:
                 baseline_wins += share
     low, high = wilson(strong_wins, games)
     spent = time.perf_counter() - started
-    print(f"hare-tortoise: {games} six-player {ruleset}{''.join(f' {o}' for o in options)} games, strong vs 5 {others} "
-          f"players, seats rotated; mean {turns / games:.1f} turns; {spent:.0f} s on {workers} workers")
-    print(f"  strong win share: {strong_wins / games:.1%} (95% CI {low:.1%} to {high:.1%}); fair share 16.7%")
-    print(f"  {others} win share per seat: {baseline_wins / games / 5:.1%}")
+    print(f"hare-tortoise: {games} {seats}-player {ruleset}{''.join(f' {o}' for o in options)} games, strong vs "
+          f"{seats - 1} {others}, seats rotated; mean {turns / games:.1f} turns; {spent:.0f} s on {workers} workers")
+    print(f"  strong win share: {strong_wins / games:.1%} (95% CI {low:.1%} to {high:.1%}); "
+          f"fair share {1 / seats:.1%}")
+    print(f"  {others} win share per seat: {baseline_wins / games / (seats - 1):.1%}")
 
 
 def timing(positions: int) -> None:
@@ -136,8 +148,10 @@ def main() -> None:
     if args.ruleset_games:
         for ruleset in (r.name for r in GAME.info.rulesets if r.name != RULESET):
             series(args.ruleset_games, args.workers, ruleset)
-        for option in OPTIONS:
-            series(args.ruleset_games, args.workers, options=(option,))
+        for options, seats in OPTIONS:
+            series(args.ruleset_games, args.workers, options=options, seats=seats)
+        for seats in SEAT_COUNTS:
+            series(args.ruleset_games, args.workers, seats=seats)
     if args.self_games:
         series(args.self_games, args.workers, others="strong")
     timing(args.positions)

@@ -31,48 +31,60 @@ def run(*args: str) -> Result:
     return result
 
 
-def positions(ruleset: str, turns: int = 12) -> list[State]:
-    """Positions of a game the baseline plays against itself, turn by turn."""
-    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES)), LegacyChance(5, 0))
-    player = GAME.bot("baseline")
-    assert player is not None
-    out = []
+def positions(ruleset: str, turns: int = 12, options: tuple[str, ...] = (), levels: tuple[str, ...] = ("baseline",),
+              every: list[tuple[State, int, str]] | None = None) -> list[State]:
+    """Positions of a game that players of `levels` (by turns round the seats) play, turn by
+    turn; `every` collects each sheet written, with its position and seat."""
+    seats = NAMES[:2] if "two-player" in options else (*NAMES, "Eve", "Fay") if "carrots-95" in options else NAMES
+    teams = ("Reds", "Blues") if "partnership" in options else (None,)  # partners never sit side by side
+    state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n, teams[k % len(teams)]) for k, n in enumerate(seats)),
+                                 options), LegacyChance(5, 0))
+    players = [GAME.bot(levels[k % len(levels)]) for k in range(len(seats))]
+    out: list[State] = []
     while not state.over and len(out) < turns:
         out.append(state)
         orders = {}
         for seat in GAME.to_move(state):
+            player = players[seat]
+            assert player is not None
             text = player.write(GAME.view(state, Viewer(seat)), LegacyChance(1, state.turn))
+            if every is not None:
+                every.append((state, seat, text))
             orders[seat] = GAME.parse(state, read_sheet(text), seat).orders
         state = GAME.resolve(state, orders, LegacyChance(5, state.turn)).state
     return out
 
 
 @pytest.mark.parametrize("level", ["baseline", "strong"])
-@pytest.mark.parametrize("ruleset", [r.name for r in GAME.info.rulesets])
-def test_a_sheet_never_changes_when_only_another_seats_hidden_values_change(ruleset: str, level: str) -> None:
+@pytest.mark.parametrize(("ruleset", "option"), [*((r.name, "") for r in GAME.info.rulesets),
+                                                 ("variable-pig", "two-player")])
+def test_a_sheet_never_changes_when_only_another_seats_hidden_values_change(ruleset: str, option: str,
+                                                                             level: str) -> None:
     player = GAME.bot(level)
     assert player is not None
-    for k, state in enumerate(positions(ruleset)[::3]):
+    for k, state in enumerate(positions(ruleset, options=(option,) if option else ())[::3]):
         for me in GAME.to_move(state):
             written = player.write(GAME.view(state, Viewer(me)), LegacyChance(k, me))
-            for other in range(len(NAMES)):
+            for other in range(len(state.runners) // state.per_seat):
                 if other == me:
                     continue
                 varied, _ = GAME.vary_hidden(state, (), other, seed=100 * k + other)
-                assert varied.runners[other].carrots != state.runners[other].carrots
+                runner = other * state.per_seat
+                assert varied.runners[runner].carrots != state.runners[runner].carrots
                 again = player.write(GAME.view(varied, Viewer(me)), LegacyChance(k, me))
                 assert again == written, f"{level} in seat {me} read seat {other}'s carrots"
 
 
-def test_every_level_writes_sheets_the_game_reads_without_a_rejected_line() -> None:
-    for level in LEVELS:
-        player = GAME.bot(level)
-        assert player is not None
-        for state in positions("variable-pig")[:6]:
-            for seat in GAME.to_move(state):
-                parsed = GAME.parse(state, read_sheet(player.write(GAME.view(state, Viewer(seat)),
-                                                                   LegacyChance(0, 0))), seat)
-                assert [e for e in parsed.echo if type(e).__name__ != "Accepted"] == []
+@pytest.mark.parametrize(("ruleset", "option"), [(r.name, o) for r in GAME.info.rulesets for o in ("", *r.options)])
+def test_every_level_writes_sheets_the_game_reads_without_a_rejected_line(ruleset: str, option: str) -> None:
+    """Whole races of every level against the others, in every ruleset and option: every line of
+    every sheet is taken."""
+    written: list[tuple[State, int, str]] = []
+    positions(ruleset, 40, (option,) if option else (), tuple(LEVELS), written)
+    assert len(written) > 40
+    for state, seat, text in written:
+        parsed = GAME.parse(state, read_sheet(text), seat)
+        assert [e for e in parsed.echo if type(e).__name__ != "Accepted"] == [], text
 
 
 def test_an_unknown_level_is_no_computer_player() -> None:
