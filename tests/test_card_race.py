@@ -138,13 +138,16 @@ def test_the_case_format_fails_as_the_contract_says(tmp_path: Path, extra: str, 
 # --- whole games ---------------------------------------------------------------------------------
 
 
-def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int) -> tuple[object, int, set[int]]:
+def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int,
+          levels: tuple[str, ...] = ("baseline", "strong")) -> tuple[object, int, set[int]]:
+    """A whole game of computer players, each of a level drawn from `levels`, checking at every
+    turn that the state and the resolutions round-trip and that no card is lost or made."""
     rng = random.Random(seed)
     state = GAME.new_state(Setup(ruleset, tuple(SeatSpec(n) for n in NAMES[:players]), options),
                            LegacyChance(seed, 0))
     racers_seen: set[int] = set()
     turns = 0
-    bots = [GAME.bot(rng.choice(["baseline", "strong"])) for _ in range(players)]
+    bots = [GAME.bot(rng.choice(levels)) for _ in range(players)]
     while not GAME.is_over(state):
         assert turns < 400
         orders = {}
@@ -171,7 +174,10 @@ def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int) -> tu
 def test_championships_end_with_one_champion(ruleset: str) -> None:
     tiebreaks = 0
     for seed in range(40):
-        state, turns, seen = _play(seed, ruleset, ("championship",), 2 + seed % 4)
+        # the strong player in every tenth championship: a championship is many races, and the
+        # strong player's search makes one take seconds
+        levels = ("baseline", "strong") if seed % 10 == 0 else ("baseline",)
+        state, turns, seen = _play(seed, ruleset, ("championship",), 2 + seed % 4, levels)
         assert len(state.winners) == 1  # type: ignore[attr-defined]
         tiebreaks += any(n < 2 + seed % 4 for n in seen)
     assert tiebreaks  # some championships ended in a tie-break race of fewer players
@@ -190,7 +196,8 @@ def test_set_up_deals_by_the_contract() -> None:
 
 
 def test_the_strong_player_beats_the_baseline() -> None:
-    """Win share of the strong player against three baselines in 4-player races, seats rotated."""
+    """Win share of the strong player against three baselines in 4-player races, seats rotated:
+    well above a seat's fair share of 25% (benchmarks/bots_games.py measures it on 400 races)."""
     def wins(ruleset: str, games: int) -> float:
         won = 0
         for seed in range(games):
@@ -207,5 +214,5 @@ def test_the_strong_player_beats_the_baseline() -> None:
                 state = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state))).state
             won += state.winners[0] == seat
         return won / games
-    assert wins("standard", 200) > 0.25
-    assert wins("apprentice", 200) > 0.3
+    assert wins("standard", 60) > 0.33
+    assert wins("apprentice", 60) > 0.33
