@@ -49,8 +49,17 @@ MAX_TABLE, MAX_ANIMAL = 8, 4
 PUSHERS = 0.5
 
 #: a play as the simulation and the sheet know it: (cards, animal, howl cards among them, the
-#: animal's cards the table must hold for it: -1 for any number)
+#: animal's cards the table must hold for it: -1 for any number, -2 - t for at most t)
 PlayT = tuple[int, int, int, int]
+
+
+def at_most(t: int) -> int:
+    """The guard of a play made only while the table holds at most `t` cards of its animal."""
+    return -2 - t
+
+
+def _guard_holds(on_table: int, needs: int) -> bool:
+    return needs == -1 or (on_table == needs if needs >= 0 else on_table <= -2 - needs)
 
 
 class Baseline(Bot[View]):
@@ -69,7 +78,7 @@ class Race:
     counts of the five animals (and its howl cards), the deck in draw order (last first)."""
 
     __slots__ = ("apprentice", "racers", "first", "streams", "turbo", "pawns", "podium", "hands", "bets",
-                 "deck", "discard", "table", "howls", "total", "size", "rng", "over", "kinds")
+                 "deck", "discard", "table", "howls", "total", "size", "rng", "over", "kinds", "picks")
 
     def __init__(self, view: View, hands: list[list[int]], bets: list[list[int]], deck: list[int],
                  discard: list[int], kinds: list[int], rng: random.Random) -> None:
@@ -92,13 +101,16 @@ class Race:
         self.rng = rng
         self.over = False
         self.kinds = kinds  # per seat: 0 plays the default, 1 pushes its bets
+        #: per seat, the order it picks animals to move in (`apprentice`): its bets first, as a
+        #: RACE line or the default list puts them
+        self.picks = [_race_order(b) for b in bets]
 
     def placed(self, animal: int) -> bool:
         return any(a == animal for a, _ in self.podium)
 
     def legal(self, hand: list[int], play: PlayT) -> bool:
         n, a, howl, needs = play
-        if needs >= 0 and self.table[a] != needs:
+        if not _guard_holds(self.table[a], needs):
             return False
         if self.total + n > MAX_TABLE or self.table[a] + n > MAX_ANIMAL:
             return False
@@ -203,15 +215,21 @@ class Race:
                     return
 
     def _apprentice_phase(self) -> None:
+        """Each seat in turn from the token holder picks the next animal to move; animals that
+        cross take the podium in the order they moved."""
         crossed = []
-        for a in range(5):
-            if not self.table[a]:
-                continue
+        to_move = [a for a in range(5) if self.table[a]]
+        seat = self.first
+        while to_move:
+            a = next((x for x in self.picks[seat] if x in to_move), to_move[0])
+            to_move.remove(a)
             if self._step(a, self.table[a], False):
                 crossed.append(a)
             elif self.pawns[a] in TURBO_TILES and self.turbo and self.turbo[TURBO_TILES.index(self.pawns[a])] == a \
                     and self._step(a, 2, False):
                 crossed.append(a)
+            i = self.racers.index(seat) if seat in self.racers else 0
+            seat = self.racers[(i + 1) % len(self.racers)]
         if not crossed:
             return
         places = [(a, i + 1) for i, a in enumerate(crossed[:3])]
@@ -255,6 +273,12 @@ class Race:
             low = min(best.values())
             tied = [s for s in tied if best[s] == low]
         return (1 / len(tied) if me in tied else 0.0) + 0.01 * points[me]
+
+
+def _race_order(bets: Sequence[int]) -> tuple[int, ...]:
+    """The animals in the order a player picks them: her bets (most backed first), then the rest
+    in the order hare, tortoise, wolf, fox, lamb (the default list when she writes no RACE line)."""
+    return tuple(sorted(range(5), key=lambda a: (-list(bets).count(a), a)))
 
 
 def _wolf(n: int) -> int:
@@ -361,7 +385,8 @@ class Plan:
 def _spell(play: PlayT) -> str:
     n, a, howl, needs = play
     word = ANIMALS[a].upper()
-    guard = f"IF TABLE {word} = {needs} THEN " if needs >= 0 else ""
+    guard = (f"IF TABLE {word} = {needs} THEN " if needs >= 0
+             else f"IF TABLE {word} <= {-2 - needs} THEN " if needs < -1 else "")
     if howl:
         return guard + (f"PLAY {n} {word} WITH {howl} HOWL" if howl > 1 else f"PLAY {n} {word} WITH HOWL")
     return f"{guard}PLAY {n} {word}"
@@ -415,6 +440,20 @@ def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[i
     return out
 
 
+def apprentice_plan(view: View, hand: list[int], backed: list[int]) -> Plan:
+    """The `apprentice` plan: push the animals it backs, and when it cannot, play single cards
+    of the other animals, those furthest back first, and none that would carry a rival over the
+    finish line while another card will do. Playing the race out to choose among plans (which
+    animal to give cards to first, holding back, ending the cycle with a rival's cards) lost to
+    this plan in every series measured: only its own cards move its animal, and every card it
+    plays draws it a new one."""
+    targets = sorted(set(backed), key=lambda a: (-backed.count(a), -hand[a], a))
+    push = tuple(p for a in targets for p in _push(view, a))
+    filler = _filler(view, hand, set(), set(backed))
+    what = " and the ".join(ANIMALS[a] for a in targets)
+    return Plan(None, (*push, *filler), (*push, *filler), f"push the {what}")
+
+
 def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tuple[PlayT, ...]:
     """Single cards that help no rival: an animal on the podium, in `standard` the tortoise (it
     moves 1 anyway with up to 3 cards), then the animals furthest behind."""
@@ -423,7 +462,32 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
         order.append(TORTOISE)
     order += sorted((a for a in range(5) if a not in placed and a not in order and a not in mine),
                     key=lambda a: (view.pawns[a], a))
-    return tuple((1, a, 0, -1) for a in order)
+    if view.ruleset != APPRENTICE:
+        return tuple((1, a, 0, -1) for a in order)
+    # in `apprentice` the first animal over the line ends the race: a card that would carry a
+    # rival over waits for the last resort
+    safe = [(a, _safe_count(view, a)) for a in order]
+    return (*((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)) for a, t in safe if t >= 0),
+            *((1, a, 0, -1) for a, t in safe if t < MAX_ANIMAL - 1))
+
+
+def _safe_count(view: View, a: int) -> int:
+    """The most cards of `a` the table may hold for one more of them not to carry it over the
+    finish line (`apprentice`: its own turbo token counts); -1 when even a lone card does."""
+    safe = -1
+    for t in range(MAX_ANIMAL):
+        if _lands(view, a, t + 1) > TILES:
+            break
+        safe = t
+    return safe
+
+
+def _lands(view: View, a: int, steps: int) -> int:
+    """Where `a` ends after `steps` steps, its turbo token included."""
+    pos = view.pawns[a] + steps
+    if pos in TURBO_TILES and view.turbo and view.turbo[TURBO_TILES.index(pos)] == a:
+        pos += 2
+    return pos
 
 
 # the strong player -----------------------------------------------------------------------------------
@@ -446,11 +510,9 @@ class Strong(Bot[View]):
             hand[_INDEX[c]] += 1
         placed = {a for a, _ in view.podium}
         backed = [_animal(_INDEX[c]) for c in (*(mine.starts or ()), *((mine.bet,) if mine.bet else ()))]
-        candidates = plans(view, me, hand, placed, backed)
         if view.ruleset == APPRENTICE:
-            # one bet, refills of 5: playing the race out chose no better than pushing it (measured)
-            return _sheet(view, hand, [(-1.0, c) for c in candidates if c.idea.startswith("push")][:1]
-                          or [(-1.0, candidates[-1])], backed)
+            return _sheet(view, hand, [(-1.0, apprentice_plan(view, hand, backed))], backed)
+        candidates = plans(view, me, hand, placed, backed)
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
         ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(-1.0, c) for c in candidates]
         return _sheet(view, hand, ranked, backed)
@@ -501,7 +563,9 @@ def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed
         lines.append(f"# BET {ANIMALS[best.bet].upper()}: of the bets you can make, the one that won most often")
         lines.append(f"BET {ANIMALS[best.bet].upper()}")
     first = _chain(view, hand, best.first, mine)
-    rest = _chain(view, hand, best.rest, mine)
+    # later card turns come after refills: in `apprentice` they keep every alternative, so that
+    # a card drawn meanwhile is never left to the default play (a tortoise first)
+    rest = _chain(view, [MAX_ANIMAL] * 6 if view.ruleset == APPRENTICE else hand, best.rest, mine)
     if first and first != rest:
         lines += _commented(first, view, mine, "your first card turn")
         lines.append(" ELSE ".join(play for play, _ in first))
@@ -509,7 +573,7 @@ def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed
         lines += _commented(rest, view, mine, "every card turn" if first == rest else "your later card turns")
         lines.append("DEFAULT: " + " ELSE ".join(play for play, _ in rest))
     if view.ruleset == APPRENTICE:
-        order = sorted(range(5), key=lambda a: (-mine.count(a), a))
+        order = _race_order(mine)
         lines.append("# RACE: your own animals move first when two could cross in one phase")
         lines.append("RACE " + " ".join(ANIMALS[a].upper() for a in order))
     return "\n".join(lines) + "\n"
@@ -529,7 +593,10 @@ def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], whic
     lines = [f"# {which}, tried left to right until one is legal:"]
     for k, (text, (n, a, howl, needs)) in enumerate(chain, start=1):
         why = _why(view, mine, n, a, howl)
-        if needs >= 0:
+        if needs < -1:
+            why = (f"the {ANIMALS[a]} is no bet of yours; with more than {-2 - needs} of its cards on the table, "
+                   "one more would carry it over the finish line")
+        elif needs >= 0:
             cards = f"{needs} {ANIMALS[a]} card{'s' if needs != 1 else ''}"
             why = (f"with {cards} on the table, {n} more end its move on its turbo token: "
                    "2 steps more")
