@@ -45,6 +45,9 @@ HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
 _DEFAULT_ORDER = (1, 0, 2, 3, 4, HOWL_CARD)  # the default play: a tortoise, else hare, wolf, fox, lamb, howl
 MAX_TABLE, MAX_ANIMAL = 8, 4
+#: how hard typical play pushes each animal in `apprentice`, in steps of lead: the default play
+#: (a player who sends no orders) gives the tortoise a card first, then the hare, wolf, fox, lamb
+PACE = (3, 4, 2, 1, 0)
 #: the share of the other players the simulation lets push their own bets (the rest play the default)
 PUSHERS = 0.5
 
@@ -460,12 +463,14 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
     order = [a for a in range(5) if a in placed]
     if TORTOISE not in mine and TORTOISE not in placed and view.ruleset != APPRENTICE:
         order.append(TORTOISE)
-    order += sorted((a for a in range(5) if a not in placed and a not in order and a not in mine),
-                    key=lambda a: (view.pawns[a], a))
+    rest = [a for a in range(5) if a not in placed and a not in order and a not in mine]
     if view.ruleset != APPRENTICE:
+        order += sorted(rest, key=lambda a: (view.pawns[a], a))
         return tuple((1, a, 0, -1) for a in order)
-    # in `apprentice` the first animal over the line ends the race: a card that would carry a
-    # rival over waits for the last resort
+    # in `apprentice` an animal's threat is where it stands and how hard players push it; a
+    # card that would carry a rival over the line (the first over ends the race) waits for
+    # the last resort
+    order += sorted(rest, key=lambda a: (view.pawns[a] + PACE[a], a))
     safe = [(a, _safe_count(view, a)) for a in order]
     return (*((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)) for a, t in safe if t >= 0),
             *((1, a, 0, -1) for a, t in safe if t < MAX_ANIMAL - 1))
