@@ -40,6 +40,10 @@ from pbem.games.chance import Chance
 LEVELS = ("baseline", "strong")
 #: races played out for each candidate plan (the same draws for every plan)
 ROLLOUTS = 24
+#: races played out for each `apprentice` plan, and the lead in share of the races won that a
+#: plan needs over the first (`apprentice_plan`) to replace it
+APPRENTICE_ROLLOUTS = 400
+CHALLENGE = 0.02
 #: card indices in the simulation: the five animals, then the howl card (a wolf card)
 HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
@@ -126,12 +130,35 @@ class Race:
         card otherwise."""
         hand = self.hands[seat]
         mine = sorted({a for a in self.bets[seat] if not self.placed(a)}, key=lambda a: (-hand[a], a))
+        if self.apprentice:
+            return self._apprentice_plan(mine)
         plan = [(k, a, 0, -1) for a in mine for k in (4, 3, 2, 1) if not (a == HARE and k == 4)]
         placed = [a for a in range(5) if self.placed(a)]
         free = [] if self.apprentice or TORTOISE in mine or TORTOISE in placed else [TORTOISE]
         rest = sorted((a for a in range(5) if a not in mine and a not in placed and a not in free),
                       key=lambda a: (self.pawns[a], a))
         return plan + [(1, a, 0, -1) for a in (*placed, *free, *rest)]
+
+    def _apprentice_plan(self, mine: list[int]) -> list[PlayT]:
+        """The strong player's own `apprentice` plan (see `apprentice_plan`) on the simulated
+        track: its animals first, each landing on its turbo token when it can, then single
+        cards of the least threatening rivals, none that would carry a rival over the line
+        before the last resort."""
+        plan: list[PlayT] = []
+        for a in mine:
+            gap = TURBO_TILES[self.turbo.index(a)] - self.pawns[a] if a in self.turbo else 0
+            if gap > 0 and self.pawns[a] + 4 <= TILES:
+                plan += [(gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4]
+            plan += [(k, a, 0, -1) for k in (4, 3, 2, 1)]
+        rest = sorted((a for a in range(5) if a not in mine), key=lambda a: (self.pawns[a] + PACE[a], a))
+        late = []
+        for a in rest:
+            t = _safe(self.pawns[a], self.turbo, a)
+            if t >= 0:
+                plan.append((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)))
+            if t < MAX_ANIMAL - 1:
+                late.append((1, a, 0, -1))
+        return plan + late
 
     def card_turn(self, seat: int, plan: Sequence[PlayT]) -> bool:
         """One card turn; whether the table triggers the racing phase."""
@@ -250,12 +277,14 @@ class Race:
         for a seat, its plan for each of its card turns (the last one for any further turn)."""
         seat = self.first
         used = dict.fromkeys(self.racers, 0)
+        pushed: dict[int, Sequence[PlayT]] = {}  # `apprentice`: the pawns stand still until the phase
         for _ in range(40):
             fixed = plans.get(seat)
             if fixed is not None:
                 plan = fixed[min(used[seat], len(fixed) - 1)]
             elif self.kinds[seat]:
-                plan = self.push_plan(seat)
+                plan = (pushed.get(seat) or pushed.setdefault(seat, self.push_plan(seat)) if self.apprentice
+                        else self.push_plan(seat))
             else:
                 plan = ()
             used[seat] += 1
@@ -457,6 +486,27 @@ def apprentice_plan(view: View, hand: list[int], backed: list[int]) -> Plan:
     return Plan(None, (*push, *filler), (*push, *filler), f"push the {what}")
 
 
+def apprentice_challengers(view: View, hand: list[int], backed: list[int], first: Plan) -> list[Plan]:
+    """Other plans for this cycle, to be played out against the first: another rival's card
+    first when it cannot play its own, one card of its own a turn, or holding its own cards."""
+    targets = set(backed)
+    push = tuple(p for p in first.first if p[1] in targets)
+    filler = tuple(p for p in first.first if p[1] not in targets)
+    out = []
+    seen = {filler[0][1]} if filler else set()
+    for lead in filler:
+        if hand[lead[1]] and lead[1] not in seen:
+            seen.add(lead[1])
+            order = (*push, lead, *(p for p in filler if p != lead))
+            out.append(Plan(None, order, order, f"{first.idea}, else give the {ANIMALS[lead[1]]} a card first"))
+    if any(hand[a] for a in targets):
+        one = tuple(p for p in push if p[0] == 1 and p[3] == -1)
+        out.append(Plan(None, (*one, *filler), (*one, *filler), f"{first.idea} one card a turn"))
+        out.append(Plan(None, filler, (*push, *filler), f"{first.idea} from the second card turn on"))
+        out.append(Plan(None, filler, filler, "hold back its own cards this cycle"))
+    return out
+
+
 def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tuple[PlayT, ...]:
     """Single cards that help no rival: an animal on the podium, in `standard` the tortoise (it
     moves 1 anyway with up to 3 cards), then the animals furthest behind."""
@@ -479,9 +529,13 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
 def _safe_count(view: View, a: int) -> int:
     """The most cards of `a` the table may hold for one more of them not to carry it over the
     finish line (`apprentice`: its own turbo token counts); -1 when even a lone card does."""
+    return _safe(view.pawns[a], view.turbo, a)
+
+
+def _safe(pos: int, turbo: Sequence[int], a: int) -> int:
     safe = -1
     for t in range(MAX_ANIMAL):
-        if _lands(view, a, t + 1) > TILES:
+        if _landing(pos, turbo, a, t + 1) > TILES:
             break
         safe = t
     return safe
@@ -489,8 +543,12 @@ def _safe_count(view: View, a: int) -> int:
 
 def _lands(view: View, a: int, steps: int) -> int:
     """Where `a` ends after `steps` steps, its turbo token included."""
-    pos = view.pawns[a] + steps
-    if pos in TURBO_TILES and view.turbo and view.turbo[TURBO_TILES.index(pos)] == a:
+    return _landing(view.pawns[a], view.turbo, a, steps)
+
+
+def _landing(pos: int, turbo: Sequence[int], a: int, steps: int) -> int:
+    pos += steps
+    if pos in TURBO_TILES and turbo and turbo[TURBO_TILES.index(pos)] == a:
         pos += 2
     return pos
 
@@ -500,8 +558,9 @@ def _lands(view: View, a: int, steps: int) -> int:
 class Strong(Bot[View]):
     """Plays every candidate plan out on the same draws of what it cannot see (see the module)."""
 
-    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+    def __init__(self, rollouts: int = ROLLOUTS, apprentice_rollouts: int = APPRENTICE_ROLLOUTS) -> None:
         self.rollouts = rollouts
+        self.apprentice_rollouts = apprentice_rollouts
 
     def write(self, view: View, chance: Chance) -> str:
         me = view.viewer.seat
@@ -516,16 +575,25 @@ class Strong(Bot[View]):
         placed = {a for a, _ in view.podium}
         backed = [_animal(_INDEX[c]) for c in (*(mine.starts or ()), *((mine.bet,) if mine.bet else ()))]
         if view.ruleset == APPRENTICE:
-            return _sheet(view, hand, [(-1.0, apprentice_plan(view, hand, backed))], backed)
+            first = apprentice_plan(view, hand, backed)
+            challengers = apprentice_challengers(view, hand, backed, first)
+            if not self.apprentice_rollouts or not challengers:
+                return _sheet(view, hand, [(-1.0, first)], backed)
+            rng0 = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
+            ranked = self._rank(view, me, backed, [first, *challengers], rng0, self.apprentice_rollouts)
+            base = next(sh for sh, p in ranked if p is first)
+            if ranked[0][0] - base < CHALLENGE:
+                ranked = [(base, first), *((sh, p) for sh, p in ranked if p is not first)]
+            return _sheet(view, hand, ranked, backed)
         candidates = plans(view, me, hand, placed, backed)
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
         ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(-1.0, c) for c in candidates]
         return _sheet(view, hand, ranked, backed)
 
     def _rank(self, view: View, me: int, backed: list[int], candidates: list[Plan],
-              rng: random.Random) -> list[tuple[float, Plan]]:
+              rng: random.Random, rollouts: int = 0) -> list[tuple[float, Plan]]:
         hidden = unseen(view, me)
-        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
+        seeds = [rng.getrandbits(32) for _ in range(rollouts or self.rollouts)]
         totals = []
         for plan in candidates:
             won = 0.0
