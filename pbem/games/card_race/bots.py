@@ -11,6 +11,14 @@ on every draw (the other players either play the default or push the animal they
 of, at random): the plan (and, in the first mail turn of a `standard` race, the bet) that wins
 the most of those races is the sheet, every alternative with a comment that says why it ranks
 there.
+
+In `apprentice` (one bet each, the first animal over the line ends the race) it starts from one
+plan: push its own animal, landing it on its turbo token when it can, and otherwise give single
+cards to the rivals that threaten least (where they stand, and how hard typical play pushes
+them: the default play feeds the tortoise first), never one that would carry a rival over the
+line while another card will do. Other plans for the cycle are played out against it, with
+the other players drawn as default players or as players like itself, and replace it only
+when they win clearly more of the races.
 """
 
 from __future__ import annotations
@@ -474,11 +482,9 @@ def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[i
 
 def apprentice_plan(view: View, hand: list[int], backed: list[int]) -> Plan:
     """The `apprentice` plan: push the animals it backs, and when it cannot, play single cards
-    of the other animals, those furthest back first, and none that would carry a rival over the
-    finish line while another card will do. Playing the race out to choose among plans (which
-    animal to give cards to first, holding back, ending the cycle with a rival's cards) lost to
-    this plan in every series measured: only its own cards move its animal, and every card it
-    plays draws it a new one."""
+    of the other animals, the least threatening first, and none that would carry a rival over
+    the finish line while another card will do. (Ending the cycle early with a rival's cards,
+    or playing several of them to draw more, lost to this in every series measured.)"""
     targets = sorted(set(backed), key=lambda a: (-backed.count(a), -hand[a], a))
     push = tuple(p for a in targets for p in _push(view, a))
     filler = _filler(view, hand, set(), set(backed))
@@ -499,6 +505,10 @@ def apprentice_challengers(view: View, hand: list[int], backed: list[int], first
             seen.add(lead[1])
             order = (*push, lead, *(p for p in filler if p != lead))
             out.append(Plan(None, order, order, f"{first.idea}, else give the {ANIMALS[lead[1]]} a card first"))
+    for a in dict.fromkeys(p[1] for p in filler):
+        if hand[a] >= 2 and view.pawns[a] + MAX_ANIMAL + 2 <= TILES:
+            order = (*push, *((k, a, 0, -1) for k in range(hand[a], 1, -1)), *filler)
+            out.append(Plan(None, order, order, f"{first.idea}, else several {ANIMALS[a]} cards to draw more"))
     if any(hand[a] for a in targets):
         one = tuple(p for p in push if p[0] == 1 and p[3] == -1)
         out.append(Plan(None, (*one, *filler), (*one, *filler), f"{first.idea} one card a turn"))
@@ -539,11 +549,6 @@ def _safe(pos: int, turbo: Sequence[int], a: int) -> int:
             break
         safe = t
     return safe
-
-
-def _lands(view: View, a: int, steps: int) -> int:
-    """Where `a` ends after `steps` steps, its turbo token included."""
-    return _landing(view.pawns[a], view.turbo, a, steps)
 
 
 def _landing(pos: int, turbo: Sequence[int], a: int, steps: int) -> int:
