@@ -50,8 +50,8 @@ LEVELS = ("baseline", "strong")
 ROLLOUTS = 24
 #: races played out for each `apprentice` plan, and the lead in share of the races won that a
 #: plan needs over the first (`apprentice_plan`) to replace it
-APPRENTICE_ROLLOUTS = 400
-CHALLENGE = 0.02
+APPRENTICE_ROLLOUTS = 200
+CHALLENGE = 0.03
 #: card indices in the simulation: the five animals, then the howl card (a wolf card)
 HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
