@@ -11,6 +11,14 @@ on every draw (the other players either play the default or push the animal they
 of, at random): the plan (and, in the first mail turn of a `standard` race, the bet) that wins
 the most of those races is the sheet, every alternative with a comment that says why it ranks
 there.
+
+In `apprentice` (one bet each, the first animal over the line ends the race) it starts from one
+plan: push its own animal, landing it on its turbo token when it can, and otherwise give single
+cards to the rivals that threaten least (where they stand, and how hard typical play pushes
+them: the default play feeds the tortoise first), never one that would carry a rival over the
+line while another card will do. Other plans for the cycle are played out against it, with
+the other players drawn as default players or as players like itself, and replace it only
+when they win clearly more of the races.
 """
 
 from __future__ import annotations
@@ -40,17 +48,33 @@ from pbem.games.chance import Chance
 LEVELS = ("baseline", "strong")
 #: races played out for each candidate plan (the same draws for every plan)
 ROLLOUTS = 24
+#: races played out for each `apprentice` plan, and the lead in share of the races won that a
+#: plan needs over the first (`apprentice_plan`) to replace it
+APPRENTICE_ROLLOUTS = 200
+CHALLENGE = 0.03
 #: card indices in the simulation: the five animals, then the howl card (a wolf card)
 HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
 _DEFAULT_ORDER = (1, 0, 2, 3, 4, HOWL_CARD)  # the default play: a tortoise, else hare, wolf, fox, lamb, howl
 MAX_TABLE, MAX_ANIMAL = 8, 4
+#: how hard typical play pushes each animal in `apprentice`, in steps of lead: the default play
+#: (a player who sends no orders) gives the tortoise a card first, then the hare, wolf, fox, lamb
+PACE = (3, 4, 2, 1, 0)
 #: the share of the other players the simulation lets push their own bets (the rest play the default)
 PUSHERS = 0.5
 
 #: a play as the simulation and the sheet know it: (cards, animal, howl cards among them, the
-#: animal's cards the table must hold for it: -1 for any number)
+#: animal's cards the table must hold for it: -1 for any number, -2 - t for at most t)
 PlayT = tuple[int, int, int, int]
+
+
+def at_most(t: int) -> int:
+    """The guard of a play made only while the table holds at most `t` cards of its animal."""
+    return -2 - t
+
+
+def _guard_holds(on_table: int, needs: int) -> bool:
+    return needs == -1 or (on_table == needs if needs >= 0 else on_table <= -2 - needs)
 
 
 class Baseline(Bot[View]):
@@ -69,7 +93,7 @@ class Race:
     counts of the five animals (and its howl cards), the deck in draw order (last first)."""
 
     __slots__ = ("apprentice", "racers", "first", "streams", "turbo", "pawns", "podium", "hands", "bets",
-                 "deck", "discard", "table", "howls", "total", "size", "rng", "over", "kinds")
+                 "deck", "discard", "table", "howls", "total", "size", "rng", "over", "kinds", "picks")
 
     def __init__(self, view: View, hands: list[list[int]], bets: list[list[int]], deck: list[int],
                  discard: list[int], kinds: list[int], rng: random.Random) -> None:
@@ -92,13 +116,16 @@ class Race:
         self.rng = rng
         self.over = False
         self.kinds = kinds  # per seat: 0 plays the default, 1 pushes its bets
+        #: per seat, the order it picks animals to move in (`apprentice`): its bets first, as a
+        #: RACE line or the default list puts them
+        self.picks = [_race_order(b) for b in bets]
 
     def placed(self, animal: int) -> bool:
         return any(a == animal for a, _ in self.podium)
 
     def legal(self, hand: list[int], play: PlayT) -> bool:
         n, a, howl, needs = play
-        if needs >= 0 and self.table[a] != needs:
+        if not _guard_holds(self.table[a], needs):
             return False
         if self.total + n > MAX_TABLE or self.table[a] + n > MAX_ANIMAL:
             return False
@@ -111,12 +138,35 @@ class Race:
         card otherwise."""
         hand = self.hands[seat]
         mine = sorted({a for a in self.bets[seat] if not self.placed(a)}, key=lambda a: (-hand[a], a))
+        if self.apprentice:
+            return self._apprentice_plan(mine)
         plan = [(k, a, 0, -1) for a in mine for k in (4, 3, 2, 1) if not (a == HARE and k == 4)]
         placed = [a for a in range(5) if self.placed(a)]
         free = [] if self.apprentice or TORTOISE in mine or TORTOISE in placed else [TORTOISE]
         rest = sorted((a for a in range(5) if a not in mine and a not in placed and a not in free),
                       key=lambda a: (self.pawns[a], a))
         return plan + [(1, a, 0, -1) for a in (*placed, *free, *rest)]
+
+    def _apprentice_plan(self, mine: list[int]) -> list[PlayT]:
+        """The strong player's own `apprentice` plan (see `apprentice_plan`) on the simulated
+        track: its animals first, each landing on its turbo token when it can, then single
+        cards of the least threatening rivals, none that would carry a rival over the line
+        before the last resort."""
+        plan: list[PlayT] = []
+        for a in mine:
+            gap = TURBO_TILES[self.turbo.index(a)] - self.pawns[a] if a in self.turbo else 0
+            if gap > 0 and self.pawns[a] + 4 <= TILES:
+                plan += [(gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4]
+            plan += [(k, a, 0, -1) for k in (4, 3, 2, 1)]
+        rest = sorted((a for a in range(5) if a not in mine), key=lambda a: (self.pawns[a] + PACE[a], a))
+        late = []
+        for a in rest:
+            t = _safe(self.pawns[a], self.turbo, a)
+            if t >= 0:
+                plan.append((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)))
+            if t < MAX_ANIMAL - 1:
+                late.append((1, a, 0, -1))
+        return plan + late
 
     def card_turn(self, seat: int, plan: Sequence[PlayT]) -> bool:
         """One card turn; whether the table triggers the racing phase."""
@@ -203,15 +253,21 @@ class Race:
                     return
 
     def _apprentice_phase(self) -> None:
+        """Each seat in turn from the token holder picks the next animal to move; animals that
+        cross take the podium in the order they moved."""
         crossed = []
-        for a in range(5):
-            if not self.table[a]:
-                continue
+        to_move = [a for a in range(5) if self.table[a]]
+        seat = self.first
+        while to_move:
+            a = next((x for x in self.picks[seat] if x in to_move), to_move[0])
+            to_move.remove(a)
             if self._step(a, self.table[a], False):
                 crossed.append(a)
             elif self.pawns[a] in TURBO_TILES and self.turbo and self.turbo[TURBO_TILES.index(self.pawns[a])] == a \
                     and self._step(a, 2, False):
                 crossed.append(a)
+            i = self.racers.index(seat) if seat in self.racers else 0
+            seat = self.racers[(i + 1) % len(self.racers)]
         if not crossed:
             return
         places = [(a, i + 1) for i, a in enumerate(crossed[:3])]
@@ -229,12 +285,14 @@ class Race:
         for a seat, its plan for each of its card turns (the last one for any further turn)."""
         seat = self.first
         used = dict.fromkeys(self.racers, 0)
+        pushed: dict[int, Sequence[PlayT]] = {}  # `apprentice`: the pawns stand still until the phase
         for _ in range(40):
             fixed = plans.get(seat)
             if fixed is not None:
                 plan = fixed[min(used[seat], len(fixed) - 1)]
             elif self.kinds[seat]:
-                plan = self.push_plan(seat)
+                plan = (pushed.get(seat) or pushed.setdefault(seat, self.push_plan(seat)) if self.apprentice
+                        else self.push_plan(seat))
             else:
                 plan = ()
             used[seat] += 1
@@ -255,6 +313,12 @@ class Race:
             low = min(best.values())
             tied = [s for s in tied if best[s] == low]
         return (1 / len(tied) if me in tied else 0.0) + 0.01 * points[me]
+
+
+def _race_order(bets: Sequence[int]) -> tuple[int, ...]:
+    """The animals in the order a player picks them: her bets (most backed first), then the rest
+    in the order hare, tortoise, wolf, fox, lamb (the default list when she writes no RACE line)."""
+    return tuple(sorted(range(5), key=lambda a: (-list(bets).count(a), a)))
 
 
 def _wolf(n: int) -> int:
@@ -361,7 +425,8 @@ class Plan:
 def _spell(play: PlayT) -> str:
     n, a, howl, needs = play
     word = ANIMALS[a].upper()
-    guard = f"IF TABLE {word} = {needs} THEN " if needs >= 0 else ""
+    guard = (f"IF TABLE {word} = {needs} THEN " if needs >= 0
+             else f"IF TABLE {word} <= {-2 - needs} THEN " if needs < -1 else "")
     if howl:
         return guard + (f"PLAY {n} {word} WITH {howl} HOWL" if howl > 1 else f"PLAY {n} {word} WITH HOWL")
     return f"{guard}PLAY {n} {word}"
@@ -415,15 +480,82 @@ def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[i
     return out
 
 
+def apprentice_plan(view: View, hand: list[int], backed: list[int]) -> Plan:
+    """The `apprentice` plan: push the animals it backs, and when it cannot, play single cards
+    of the other animals, the least threatening first, and none that would carry a rival over
+    the finish line while another card will do. (Ending the cycle early with a rival's cards,
+    or playing several of them to draw more, lost to this in every series measured.)"""
+    targets = sorted(set(backed), key=lambda a: (-backed.count(a), -hand[a], a))
+    push = tuple(p for a in targets for p in _push(view, a))
+    filler = _filler(view, hand, set(), set(backed))
+    what = " and the ".join(ANIMALS[a] for a in targets)
+    return Plan(None, (*push, *filler), (*push, *filler), f"push the {what}")
+
+
+def apprentice_challengers(view: View, hand: list[int], backed: list[int], first: Plan) -> list[Plan]:
+    """Other plans for this cycle, to be played out against the first: another rival's card
+    first when it cannot play its own, one card of its own a turn, or holding its own cards."""
+    targets = set(backed)
+    push = tuple(p for p in first.first if p[1] in targets)
+    filler = tuple(p for p in first.first if p[1] not in targets)
+    out = []
+    seen = {filler[0][1]} if filler else set()
+    for lead in filler:
+        if hand[lead[1]] and lead[1] not in seen:
+            seen.add(lead[1])
+            order = (*push, lead, *(p for p in filler if p != lead))
+            out.append(Plan(None, order, order, f"{first.idea}, else give the {ANIMALS[lead[1]]} a card first"))
+    for a in dict.fromkeys(p[1] for p in filler):
+        if hand[a] >= 2 and view.pawns[a] + MAX_ANIMAL + 2 <= TILES:
+            order = (*push, *((k, a, 0, -1) for k in range(hand[a], 1, -1)), *filler)
+            out.append(Plan(None, order, order, f"{first.idea}, else several {ANIMALS[a]} cards to draw more"))
+    if any(hand[a] for a in targets):
+        one = tuple(p for p in push if p[0] == 1 and p[3] == -1)
+        out.append(Plan(None, (*one, *filler), (*one, *filler), f"{first.idea} one card a turn"))
+        out.append(Plan(None, filler, (*push, *filler), f"{first.idea} from the second card turn on"))
+        out.append(Plan(None, filler, filler, "hold back its own cards this cycle"))
+    return out
+
+
 def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tuple[PlayT, ...]:
     """Single cards that help no rival: an animal on the podium, in `standard` the tortoise (it
     moves 1 anyway with up to 3 cards), then the animals furthest behind."""
     order = [a for a in range(5) if a in placed]
     if TORTOISE not in mine and TORTOISE not in placed and view.ruleset != APPRENTICE:
         order.append(TORTOISE)
-    order += sorted((a for a in range(5) if a not in placed and a not in order and a not in mine),
-                    key=lambda a: (view.pawns[a], a))
-    return tuple((1, a, 0, -1) for a in order)
+    rest = [a for a in range(5) if a not in placed and a not in order and a not in mine]
+    if view.ruleset != APPRENTICE:
+        order += sorted(rest, key=lambda a: (view.pawns[a], a))
+        return tuple((1, a, 0, -1) for a in order)
+    # in `apprentice` an animal's threat is where it stands and how hard players push it; a
+    # card that would carry a rival over the line (the first over ends the race) waits for
+    # the last resort
+    order += sorted(rest, key=lambda a: (view.pawns[a] + PACE[a], a))
+    safe = [(a, _safe_count(view, a)) for a in order]
+    return (*((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)) for a, t in safe if t >= 0),
+            *((1, a, 0, -1) for a, t in safe if t < MAX_ANIMAL - 1))
+
+
+def _safe_count(view: View, a: int) -> int:
+    """The most cards of `a` the table may hold for one more of them not to carry it over the
+    finish line (`apprentice`: its own turbo token counts); -1 when even a lone card does."""
+    return _safe(view.pawns[a], view.turbo, a)
+
+
+def _safe(pos: int, turbo: Sequence[int], a: int) -> int:
+    safe = -1
+    for t in range(MAX_ANIMAL):
+        if _landing(pos, turbo, a, t + 1) > TILES:
+            break
+        safe = t
+    return safe
+
+
+def _landing(pos: int, turbo: Sequence[int], a: int, steps: int) -> int:
+    pos += steps
+    if pos in TURBO_TILES and turbo and turbo[TURBO_TILES.index(pos)] == a:
+        pos += 2
+    return pos
 
 
 # the strong player -----------------------------------------------------------------------------------
@@ -431,8 +563,9 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
 class Strong(Bot[View]):
     """Plays every candidate plan out on the same draws of what it cannot see (see the module)."""
 
-    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+    def __init__(self, rollouts: int = ROLLOUTS, apprentice_rollouts: int = APPRENTICE_ROLLOUTS) -> None:
         self.rollouts = rollouts
+        self.apprentice_rollouts = apprentice_rollouts
 
     def write(self, view: View, chance: Chance) -> str:
         me = view.viewer.seat
@@ -446,19 +579,26 @@ class Strong(Bot[View]):
             hand[_INDEX[c]] += 1
         placed = {a for a, _ in view.podium}
         backed = [_animal(_INDEX[c]) for c in (*(mine.starts or ()), *((mine.bet,) if mine.bet else ()))]
-        candidates = plans(view, me, hand, placed, backed)
         if view.ruleset == APPRENTICE:
-            # one bet, refills of 5: playing the race out chose no better than pushing it (measured)
-            return _sheet(view, hand, [(-1.0, c) for c in candidates if c.idea.startswith("push")][:1]
-                          or [(-1.0, candidates[-1])], backed)
+            first = apprentice_plan(view, hand, backed)
+            challengers = apprentice_challengers(view, hand, backed, first)
+            if not self.apprentice_rollouts or not challengers:
+                return _sheet(view, hand, [(-1.0, first)], backed)
+            rng0 = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
+            ranked = self._rank(view, me, backed, [first, *challengers], rng0, self.apprentice_rollouts)
+            base = next(sh for sh, p in ranked if p is first)
+            if ranked[0][0] - base < CHALLENGE:
+                ranked = [(base, first), *((sh, p) for sh, p in ranked if p is not first)]
+            return _sheet(view, hand, ranked, backed)
+        candidates = plans(view, me, hand, placed, backed)
         rng = random.Random(chance.uniform(2**31))  # noqa: S311 - a search's draws, seeded by the chance source
         ranked = self._rank(view, me, backed, candidates, rng) if len(candidates) > 1 else [(-1.0, c) for c in candidates]
         return _sheet(view, hand, ranked, backed)
 
     def _rank(self, view: View, me: int, backed: list[int], candidates: list[Plan],
-              rng: random.Random) -> list[tuple[float, Plan]]:
+              rng: random.Random, rollouts: int = 0) -> list[tuple[float, Plan]]:
         hidden = unseen(view, me)
-        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
+        seeds = [rng.getrandbits(32) for _ in range(rollouts or self.rollouts)]
         totals = []
         for plan in candidates:
             won = 0.0
@@ -501,7 +641,9 @@ def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed
         lines.append(f"# BET {ANIMALS[best.bet].upper()}: of the bets you can make, the one that won most often")
         lines.append(f"BET {ANIMALS[best.bet].upper()}")
     first = _chain(view, hand, best.first, mine)
-    rest = _chain(view, hand, best.rest, mine)
+    # later card turns come after refills: in `apprentice` they keep every alternative, so that
+    # a card drawn meanwhile is never left to the default play (a tortoise first)
+    rest = _chain(view, [MAX_ANIMAL] * 6 if view.ruleset == APPRENTICE else hand, best.rest, mine)
     if first and first != rest:
         lines += _commented(first, view, mine, "your first card turn")
         lines.append(" ELSE ".join(play for play, _ in first))
@@ -509,7 +651,7 @@ def _sheet(view: View, hand: list[int], ranked: list[tuple[float, Plan]], backed
         lines += _commented(rest, view, mine, "every card turn" if first == rest else "your later card turns")
         lines.append("DEFAULT: " + " ELSE ".join(play for play, _ in rest))
     if view.ruleset == APPRENTICE:
-        order = sorted(range(5), key=lambda a: (-mine.count(a), a))
+        order = _race_order(mine)
         lines.append("# RACE: your own animals move first when two could cross in one phase")
         lines.append("RACE " + " ".join(ANIMALS[a].upper() for a in order))
     return "\n".join(lines) + "\n"
@@ -529,7 +671,10 @@ def _commented(chain: list[tuple[str, PlayT]], view: View, mine: list[int], whic
     lines = [f"# {which}, tried left to right until one is legal:"]
     for k, (text, (n, a, howl, needs)) in enumerate(chain, start=1):
         why = _why(view, mine, n, a, howl)
-        if needs >= 0:
+        if needs < -1:
+            why = (f"the {ANIMALS[a]} is no bet of yours; with more than {-2 - needs} of its cards on the table, "
+                   "one more would carry it over the finish line")
+        elif needs >= 0:
             cards = f"{needs} {ANIMALS[a]} card{'s' if needs != 1 else ''}"
             why = (f"with {cards} on the table, {n} more end its move on its turbo token: "
                    "2 steps more")
