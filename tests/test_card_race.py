@@ -174,9 +174,9 @@ def _play(seed: int, ruleset: str, options: tuple[str, ...], players: int,
 def test_championships_end_with_one_champion(ruleset: str) -> None:
     tiebreaks = 0
     for seed in range(40):
-        # the strong player in every tenth championship: a championship is many races, and the
-        # strong player's search makes one take seconds
-        levels = ("baseline", "strong") if seed % 10 == 0 else ("baseline",)
+        # the strong player in every twentieth championship: a championship is many races, and
+        # the strong player's search makes one take seconds
+        levels = ("baseline", "strong") if seed % 20 == 0 else ("baseline",)
         state, turns, seen = _play(seed, ruleset, ("championship",), 2 + seed % 4, levels)
         assert len(state.winners) == 1  # type: ignore[attr-defined]
         tiebreaks += any(n < 2 + seed % 4 for n in seen)
@@ -197,7 +197,8 @@ def test_set_up_deals_by_the_contract() -> None:
 
 def test_the_strong_player_beats_the_baseline() -> None:
     """Win share of the strong player against three baselines in 4-player races, seats rotated:
-    well above a seat's fair share of 25% (benchmarks/bots_games.py measures it on 400 races)."""
+    well above a seat's fair share of 25% on 24 seeded races a ruleset (benchmarks/bots_games.py
+    measures it on 400)."""
     def wins(ruleset: str, games: int) -> float:
         won = 0
         for seed in range(games):
@@ -214,5 +215,5 @@ def test_the_strong_player_beats_the_baseline() -> None:
                 state = GAME.resolve(state, orders, LegacyChance(seed, GAME.turn(state))).state
             won += state.winners[0] == seat
         return won / games
-    assert wins("standard", 60) > 0.33
-    assert wins("apprentice", 60) > 0.33
+    assert wins("standard", 24) > 0.33
+    assert wins("apprentice", 24) > 0.33
