@@ -89,7 +89,8 @@ def assumed_position(runners: int) -> int:
 def slots_to_home(ruleset: str, runners: int = 6, *, free: bool = False) -> tuple[tuple[tuple[float, ...], ...], ...]:
     """For (square, lettuces, carrots), the slots a runner still needs to reach HOME in first place
     in a race of `runners` (`free`: as the first of a pair of runners, who goes HOME with any
-    lettuces, the lettuces being those it may eat on the way).
+    lettuces, the lettuces being those it may eat on the way; its carrots are still held to the
+    allowance, since those it would take HOME stay in the pair's supply for the other runner).
 
     Value iteration over the board's moves (forward, back to a tortoise, stay on a carrot square),
     with the track taken as crowded: each square the runner might move to is held by another
