@@ -79,6 +79,9 @@ def test_a_stranger_finds_joins_and_the_full_game_starts_with_its_seats_drawn(cl
     out = ok(run("open", "oak", "--game", GAME, "--seats", "2-3", "--invite", "acorn", "--deadline", "7d")).output
     assert out == "oak is open for sign-up: hare-tortoise (variable-pig), 2 to 3 seats; it starts when 3 have joined; " \
                   "invitation word acorn\n"
+    pair = ok(run("open", "elm", "--game", GAME, "--seats", "2-2")).output
+    assert pair == "elm is open for sign-up: hare-tortoise (variable-pig), 2 seats; it starts when 2 have joined\n"
+    assert "  seats: 0 taken, 2 left (2 play)" in club.answer("ann@example.org", "LIST")
     helped = club.answer("ann@example.org", "HELP")
     assert "  JOIN NAME [WORD]" in helped and "  STANDINGS [TOURNAMENT]" in helped
     refused = club.answer("ann@example.org", "RESIGN oak")

@@ -41,12 +41,12 @@ def register(main: click.Group, config_option: Callable[[Any], Any], make: Calla
 
         Example: pbem open club-1 --game GAME --seats 3-6 --start when-full --invite oak
         """
-        from pbem.club.signup import Opening, how_it_starts, open_game
+        from pbem.club.signup import Opening, how_it_starts, open_game, seat_range
 
         row = open_game(make(config_path), Opening(name, game_name, rules, options, seats, start, invite,
                                                    not members_only, min_reliability, deadline))
-        click.echo(f"{row.name} is open for sign-up: {row.game} ({row.rules}), {row.min_seats} to {row.max_seats} "
-                   f"seats; it {how_it_starts(row)}" + (f"; invitation word {row.invite}" if row.invite else ""))
+        click.echo(f"{row.name} is open for sign-up: {row.game} ({row.rules}), {seat_range(row)} seats; "
+                   f"it {how_it_starts(row)}" + (f"; invitation word {row.invite}" if row.invite else ""))
 
     @main.command("sign-up")
     @click.argument("name")

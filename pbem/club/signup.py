@@ -127,6 +127,11 @@ def signups(session: Session, row: OpenGameRow) -> list[SignupRow]:
     return list(session.exec(select(SignupRow).where(SignupRow.open_game_id == row.id).order_by(col(SignupRow.id))))
 
 
+def seat_range(row: OpenGameRow) -> str:
+    """How many play: "4", or "2 to 4"."""
+    return str(row.max_seats) if row.min_seats == row.max_seats else f"{row.min_seats} to {row.max_seats}"
+
+
 def how_it_starts(row: OpenGameRow) -> str:
     if row.starts is None:
         return f"starts when {row.max_seats} have joined"
@@ -144,8 +149,7 @@ def listing(session: Session) -> list[str]:
         joined = signups(session, row)
         options = ", ".join(json.loads(row.options)) or "none"
         lines += [f"{row.name}: {engine.info.title}, rules {row.rules}, options: {options}",
-                  f"  seats: {len(joined)} taken, {row.max_seats - len(joined)} left ({row.min_seats} to "
-                  f"{row.max_seats} play)",
+                  f"  seats: {len(joined)} taken, {row.max_seats - len(joined)} left ({seat_range(row)} play)",
                   f"  deadlines: {row.deadline or 'set by the GM'}; {how_it_starts(row)}"]
         needs = [*(["an invitation word (JOIN NAME WORD)"] if row.invite else []),
                  *([] if row.strangers else ["a game played here before"]),
