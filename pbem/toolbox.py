@@ -430,7 +430,11 @@ def set_sitter(m: Moderator, name: str, seat: str, level: str) -> PlayerRow:
         row = _seat(m.store.players(session, game.id), game, seat)
         if row.bot:
             raise PbemError(f"{row.name} of {name} is a computer player ({row.bot}): only a person's seat has a sitter")
-        row.sitter = commands.read_sitter_level(f"SITTER {level}", m.engine(game))
+        wanted = commands.read_sitter_level(f"SITTER {level}", m.engine(game))
+        if wanted == row.sitter:
+            raise PbemError(f"{row.name} of {name} already has " + (f"the computer sitter {wanted}" if wanted else
+                            "no computer sitter") + "; nothing was changed and nobody was told")
+        row.sitter = wanted
         session.add(row)
         event = _event(m, session, game, EventKind.SITTER_SET,
                        f"{row.name}'s computer sitter: {row.sitter or 'none'} (set by the GM)", seat=row.seat)

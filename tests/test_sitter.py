@@ -113,3 +113,7 @@ def test_sitter_off_and_the_gms_command(folder: Folder) -> None:
     assert [p.sitter for p in players] == ["", "", "", ""][:len(players)]
     refused = CliRunner().invoke(main, ["sitter", "race", "Zed", "strong"])
     assert refused.exit_code != 0 and "race has no seat 'Zed'" in refused.output
+    notices = len(list(outbox(folder.root)))
+    again = CliRunner().invoke(main, ["sitter", "race", "Bob", "off"])
+    assert again.exit_code != 0 and "Bob of race already has no computer sitter; nothing was changed" in again.output
+    assert len(list(outbox(folder.root))) == notices  # no mail about nothing
