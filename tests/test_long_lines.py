@@ -366,14 +366,14 @@ def test_a_wrapped_chain_plays_its_fallback(moderator: Moderator, kind: str) -> 
 
 
 def test_the_two_player_suggestion_is_read_whole_from_gmail(moderator: Moderator) -> None:
-    """The two-player Hare & Tortoise computer player writes lines of over 400 characters: what
-    SUGGEST answers, sent back from Gmail, is in force as written."""
+    """The two-player Hare & Tortoise computer player writes lines more than three times as long
+    as Gmail's 78 columns: what SUGGEST answers, sent back from Gmail, is in force as written."""
     seat = new_game(moderator, "two", "hare-tortoise", ("two-player",))
     engine, state = seat.engine_state()
     bot = engine.bot("strong")
     assert bot is not None
     lines = bot.write(engine.view(state, Viewer(seat.seat)), LegacyChance("x", 1)).splitlines()
-    assert max(map(len, lines)) > 400
+    assert max(map(len, lines)) > 3 * 78
     want = [e.canonical for e in engine.parse(state, read_sheet("\n".join(lines)), seat.seat).echo
             if isinstance(e, Accepted)]
     result = moderator.ingest(raw_mail(seat.address, "s@x", ["GAME two", f"SECRET {seat.secret}"],
