@@ -30,9 +30,11 @@ WIDTH = 12
 
 @dataclass(frozen=True)
 class Pair:
-    """A seat's two runners' squares (HOME for one at home) and its supply."""
+    """A seat's two runners' squares (HOME for one at home), what each must do at its next slot,
+    and the seat's supply."""
 
     squares: tuple[int, int]
+    must: tuple[Must, Must]
     carrots: int
     lettuces: int
 
@@ -59,40 +61,41 @@ def pair_value(ruleset: str, pair: Pair, runners: int) -> float:
     return best + max(0, pair.carrots - MAX_CARROTS) / 40
 
 
-def _after(rules: Ruleset, view: View, runner: int, move: Move, pair: Pair, mine: tuple[int, int]) -> Pair:
-    """The pair after `runner` (an index into the view's runners) makes `move`; a lettuce square
-    is counted as eaten, at the runner's race position now."""
-    squares = list(pair.squares)
-    squares[mine.index(runner)] = move.square
+def _after(rules: Ruleset, view: View, k: int, move: Move, pair: Pair, mine: tuple[int, int]) -> Pair:
+    """The pair after its runner `k` (0 or 1) makes `move`; a lettuce square is counted as eaten
+    at once, at the runner's race position now, and the runner must leave it next."""
+    squares, must = list(pair.squares), list(pair.must)
+    squares[k], must[k] = move.square, Must.NONE
     carrots, lettuces = move.carrots, move.lettuces
     moved = not move.text.startswith(("STAY", "BACK"))
     if move.square != HOME and moved and rules.board.kind(move.square) is Kind.LETTUCE:
         position = 1 + sum(1 for j, r in enumerate(view.runners) if j not in mine and r.square > move.square)
-        carrots, lettuces = carrots + 10 * position, lettuces - 1
-    return Pair((squares[0], squares[1]), carrots, lettuces)
+        carrots, lettuces, must[k] = carrots + 10 * position, lettuces - 1, Must.LEAVE
+    return Pair((squares[0], squares[1]), (must[0], must[1]), carrots, lettuces)
 
 
 def _options(rules: Ruleset, view: View, pair: Pair, mine: tuple[int, int]) -> list[tuple[float, str, Pair]]:
-    """Every move either runner may make now, scored by the pair's value after it (a lettuce's
-    meal costs its slot), best first."""
-    runners = [view.runners[i] for i in mine]
-    leaving = [i for i, r in zip(mine, runners, strict=True) if r.must is Must.LEAVE]
-    home_count = sum(1 for r in view.runners if r.home)
+    """Every move either runner may make from where the pair stands, scored by the pair's value
+    after it (a lettuce's meal costs its slot), best first."""
+    names = [view.runners[i].name for i in mine]
+    leaving = [k for k in (0, 1) if pair.must[k] is Must.LEAVE]
+    home_count = sum(1 for r in view.runners if r.home) + sum(1 for k in (0, 1) if pair.squares[k] == HOME
+                                                                 and not view.runners[mine[k]].home)
     out: list[tuple[float, str, Pair]] = []
-    for i, r in zip(mine, runners, strict=True):
-        if r.home or (leaving and i not in leaving):
+    for k in (0, 1):
+        square, other = pair.squares[k], pair.squares[1 - k]
+        if square == HOME or (leaving and k not in leaving):
             continue
-        (other,) = (x for j, x in zip(mine, runners, strict=True) if j != i)
-        held = frozenset() if other.home or other.square == START else frozenset({other.square})
-        found = moves(rules, Runner(r.square, pair.carrots, pair.lettuces), r.must, held, home_count)
-        cost = COST[HOME - r.square]
-        if not other.home and cost <= pair.carrots and not any(m.square == HOME for m in found):
+        held = frozenset() if other in (START, HOME) else frozenset({other})
+        found = moves(rules, Runner(square, pair.carrots, pair.lettuces), pair.must[k], held, home_count)
+        cost = COST[HOME - square]
+        if other != HOME and cost <= pair.carrots and not any(m.square == HOME for m in found):
             # the first of the pair goes HOME with any carrots and lettuces
             found.append(Move("TO HOME", HOME, pair.carrots - cost, pair.lettuces))
         for m in found:
-            after = _after(rules, view, i, m, pair, mine)
+            after = _after(rules, view, k, m, pair, mine)
             meal = 1.0 if after.lettuces < m.lettuces else 0.0
-            out.append((pair_value(rules.name, after, len(view.runners)) + meal, f"{r.name} {m.text}", after))
+            out.append((pair_value(rules.name, after, len(view.runners)) + meal, f"{names[k]} {m.text}", after))
     return sorted(out, key=lambda o: (round(o[0], 6), o[1]))
 
 
@@ -123,8 +126,8 @@ def pair_sheet(view: View) -> str:
     rules = find_ruleset(view.ruleset, view.options)
     mine = (2 * seat, 2 * seat + 1)
     runners = [view.runners[i] for i in mine]
-    pair = Pair((runners[0].square if not runners[0].home else HOME, runners[1].square if not runners[1].home else HOME),
-                runners[0].carrots or 0, runners[0].lettuces)
+    pair = Pair((HOME if runners[0].home else runners[0].square, HOME if runners[1].home else runners[1].square),
+                (runners[0].must, runners[1].must), runners[0].carrots or 0, runners[0].lettuces)
     lines: list[str] = []
     slots = view.sequence.count(seat) or 1
     for k in range(slots):
