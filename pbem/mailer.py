@@ -10,6 +10,7 @@ through a `MailQueue`.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -135,11 +136,25 @@ def reader_of(player: PlayerContext | None) -> Reader:
     return Reader(Viewer(player.seat), player.name, (player.seat,))
 
 
+#: the longest comment line a ready-to-edit sheet holds: a mail program breaks longer lines when
+#: the player replies (Gmail at 78 columns, quoted replies sooner), and the pieces of a comment
+#: would come back as lines the sheet ignores, each listed in the acknowledgement
+COMMENT_WIDTH = 72
+
+
 def sheet_template(game: str, turn: int, secret: str, lines: Sequence[str]) -> str:
-    """A ready-to-edit sheet: the header lines, then the game's order lines."""
+    """A ready-to-edit sheet: the header lines, then the game's order lines, their comment lines
+    (`#`) folded to `COMMENT_WIDTH` so that a reply brings them back as comments."""
     if not lines:
         return ""
-    return "\n".join([f"GAME {game}", f"TURN {turn}", f"SECRET {secret}", *lines])
+    return "\n".join([f"GAME {game}", f"TURN {turn}", f"SECRET {secret}", *(p for line in lines for p in _fold(line))])
+
+
+def _fold(line: str) -> list[str]:
+    """A comment line as comment lines of at most `COMMENT_WIDTH` characters; any other line as it is."""
+    if not line.startswith("#") or len(line) <= COMMENT_WIDTH:
+        return [line]
+    return textwrap.wrap(line, COMMENT_WIDTH, subsequent_indent="#     ", break_long_words=True) or [line]
 
 
 class Mailer(Generic[Tx]):

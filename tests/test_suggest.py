@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import email.policy
 import random
+import textwrap
 from typing import Any
 
 import pytest
@@ -110,3 +111,12 @@ def test_suggest_by_mail_is_listed_and_threaded(folder: Folder, kind: str) -> No
     assert msg["Subject"] == "race: SUGGEST"
     assert "this is what pbem's strong computer player would send for your seat" in text_of(answer)
     assert emails
+    # sent back as a mail program sends a reply: every line broken at 76 columns; the comments
+    # are short enough to come back whole, and every order line is taken
+    advice = text_of(answer)
+    template = advice[advice.index("GAME race"):].split("\n\n")[0].splitlines()
+    assert max(len(line) for line in template if line.startswith("#")) <= 72
+    wrapped = "\n".join(piece for line in template for piece in textwrap.wrap(line, 76, break_on_hyphens=False))
+    _, mails = folder.send(client_mail(ann.email, wrapped, mid="s2@example.org"))
+    ack = text_of(next(p for p in mails if "-ack-" in p.name))
+    assert "is now in force" in ack and "IGNORED" not in ack and "REJECTED" not in ack, ack
