@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 from pbem.games import find_game
 from pbem.games.base import SeatSpec, Setup, Viewer
-from pbem.games.card_race.bots import Strong
+from pbem.games.card_race import engine
+from pbem.games.card_race.bots import HOWL_CARD, MISFIT, Strong, draw_race, unseen
+from pbem.games.card_race.cards import FOX, HARE, LAMB, TORTOISE, WOLF
 from pbem.games.card_race.state import State
 from pbem.games.card_race.view import vary_hidden
 from pbem.games.chance import LegacyChance
@@ -64,3 +67,55 @@ def test_apprentice_search_reads_only_its_view(other: int) -> None:
     mine = player.write(GAME.view(state, Viewer(0)), LegacyChance(2, 1))
     assert "won" in mine.splitlines()[0]  # the plans were played out
     assert player.write(GAME.view(varied, Viewer(0)), LegacyChance(2, 1)) == mine
+
+
+def test_a_cycle_keeps_its_card_turns_and_picks_on_the_public_record() -> None:
+    state = apprentice_race()
+    outcome = GAME.resolve(state, {}, LegacyChance(3, 1))
+    after: State = outcome.state
+    # every seat plays the default: a tortoise if she holds one, else a hare, a wolf ...
+    assert after.plays == ((0, "W"), (1, "H"), (2, "T"), (3, "H"), (0, "H"), (1, "H"))
+    # each picks her own animal while it still has to move, else the first in the order hare,
+    # tortoise, wolf, fox, lamb: Ann backs the hare, Cyd the wolf, and Bob's fox has no card
+    assert after.starts[:3] == (("H",), ("F",), ("W",))
+    assert after.picks == ((0, "H", "HTW"), (1, "T", "TW"), (2, "W", "W"))
+    turns = [(e.seat, "".join(e.played)) for e in outcome.resolutions if e.kind.value == "card turn"]
+    assert turns == list(after.plays)
+    for seat in range(len(NAMES)):
+        view = GAME.view(after, Viewer(seat))
+        assert (view.plays, view.picks) == (after.plays, after.picks)
+    # a new race starts a new record; a game stored before the record was kept reads as none
+    assert engine.deal_race(after, after.racers, 1, 2, LegacyChance(3, 2)).plays == ()
+    stored = after.to_json()
+    del stored["plays"], stored["picks"]
+    assert State.from_json(stored) == replace(after, plays=(), picks=())
+
+
+def record_position() -> State:
+    """Ann backs the hare. Bob picked the wolf while the hare still had to move; Cyd played two
+    single cards, the last a wolf; Dot once played two tortoises."""
+    state = replace(apprentice_race(), starts=(("H",), ("W",), ("F",), ("T",)))
+    return replace(state, plays=((1, "T"), (2, "T"), (3, "TT"), (1, "H"), (2, "W")),
+                   picks=((1, "W", "HWF"), (2, "H", "HF"), (3, "F", "F")))
+
+
+def test_the_strong_player_reads_the_bets_and_hands_the_record_shows() -> None:
+    view = GAME.view(record_position(), Viewer(0))
+    hidden = unseen(view, 0)
+    # Bob's pick of the wolf before the hare means he backs the wolf; Cyd's pick of the hare
+    # while the fox still had to move means she backs neither; Dot picked the last animal left
+    assert hidden.starts == (TORTOISE, WOLF, FOX, LAMB)
+    weights = dict(hidden.deals)
+    assert len(weights) == 24
+    for (bob, cyd, dot), weight in weights.items():
+        misfits = (bob != WOLF) + (cyd == FOX)
+        assert weight == pytest.approx(MISFIT ** misfits), (bob, cyd, dot)
+    # Dot plays several cards at once; Cyd plays singles by the default play, so the four cards
+    # she kept after her wolf hold no tortoise and no hare; those Bob kept after his hare, no tortoise
+    assert hidden.pushers == (None, False, False, True)
+    assert hidden.kept == ((0, frozenset(range(6))), (4, frozenset({HARE, WOLF, FOX, LAMB, HOWL_CARD})),
+                           (4, frozenset({WOLF, FOX, LAMB, HOWL_CARD})), (0, frozenset(range(6))))
+    for seed in range(200):
+        race = draw_race(view, 0, hidden, [HARE], random.Random(seed))  # noqa: S311 - a test's draws
+        assert race.hands[2][HARE] + race.hands[2][TORTOISE] <= 1  # only the card she drew since
+        assert race.kinds[1:] == [0, 0, 1]

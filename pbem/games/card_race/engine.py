@@ -82,7 +82,7 @@ def deal_race(state: State, racers: tuple[int, ...], first: int, round_: int, ch
         state, racers=racers, round=round_, first=first, streams=streams, turbo=turbo, pawns=(0,) * 5, podium=(),
         hands=tuple(sort_cards(h) for h in hands), starts=tuple(sort_cards(s) for s in starts), bets=("",) * n,
         deck=tuple(deck), discard=(), table=(), betting=ruleset == STANDARD, aside=aside, race_over=False,
-        winners=(),
+        winners=(), plays=(), picks=(),
     )
 
 
@@ -100,6 +100,8 @@ class _Work:
     pawns: list[int]
     podium: list[tuple[int, int]]
     bets: list[str]
+    plays: list[tuple[int, str]]
+    picks: list[tuple[int, str, str]]
     events: list[Event] = field(default_factory=list)
 
 
@@ -192,7 +194,7 @@ def resolve_cycle(state: State, orders: Mapping[int, Orders], chance: Chance, *,
     """One mail turn: second bets, card turns from the token holder until the trigger, the racing
     phase and, if the race ended, its scores. `plays` stops after so many card turns (cases)."""
     w = _Work(list(state.hands), list(state.deck), list(state.discard), list(state.table), list(state.pawns),
-              list(state.podium), list(state.bets))
+              list(state.podium), list(state.bets), list(state.plays), list(state.picks))
     if state.betting:
         _second_bets(state, w, orders)
     triggered = _card_play(state, w, orders, chance, plays)
@@ -211,7 +213,7 @@ def resolve_cycle(state: State, orders: Mapping[int, Orders], chance: Chance, *,
 def _frozen(state: State, w: _Work, *, betting: bool) -> State:
     return replace(state, hands=tuple(w.hands), deck=tuple(w.deck), discard=sort_cards(w.discard),
                    table=tuple(w.table), pawns=tuple(w.pawns), podium=tuple(w.podium), bets=tuple(w.bets),
-                   betting=betting)
+                   betting=betting, plays=tuple(w.plays), picks=tuple(w.picks))
 
 
 def _second_bets(state: State, w: _Work, orders: Mapping[int, Orders]) -> None:
@@ -287,6 +289,7 @@ def _card_play(state: State, w: _Work, orders: Mapping[int, Orders], chance: Cha
         cards = play.cards()
         w.hands[seat] = remove(hand, cards)
         w.table.extend(cards)
+        w.plays.append((seat, "".join(cards)))
         drawn, shuffles = _draw(w, seat, size, chance)
         details = []
         if shuffles:
@@ -416,6 +419,7 @@ def _apprentice_phase(state: State, w: _Work, orders: Mapping[int, Orders], line
     while to_move:
         wanted = race_list(orders.get(seat), state.starts[seat])
         animal = next((a for a in wanted if a in to_move), to_move[0])
+        w.picks.append((seat, LETTERS[animal], "".join(LETTERS[a] for a in to_move)))
         to_move.remove(animal)
         lines.append(f"{state.seats[seat]} picks the {ANIMALS[animal]}")
         if _move(state, w, animal, n[animal], lines, streams=False):

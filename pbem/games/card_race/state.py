@@ -38,6 +38,11 @@ class State:
     #: the last race that ended: every seat's bets and scores, public
     last_bets: tuple[tuple[str, ...], ...] = ()
     last_scores: tuple[int, ...] = ()
+    #: the race's card turns so far, public: (seat, the cards she played, as letters)
+    plays: tuple[tuple[int, str], ...] = ()
+    #: `apprentice`: the race's picks so far, public: (seat, the animal she picked, the animals
+    #: that still had to move when she picked, all as letters)
+    picks: tuple[tuple[int, str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,10 +51,12 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         values: dict[str, Any] = {}
         for f in fields(cls):
+            if f.name not in data and f.name in ("plays", "picks"):
+                continue  # stored before the race's record was kept
             v = data[f.name]
             if f.name == "podium":
                 v = tuple((int(a), int(p)) for a, p in v)
-            elif f.name in ("hands", "starts", "last_bets"):
+            elif f.name in ("hands", "starts", "last_bets", "plays", "picks"):
                 v = tuple(tuple(x) for x in v)
             elif isinstance(v, list):
                 v = tuple(v)

@@ -51,6 +51,8 @@ class View:
     winners: tuple[int, ...]
     last_bets: tuple[tuple[str, ...], ...]
     last_scores: tuple[int, ...]
+    plays: tuple[tuple[int, str], ...]  # the race's card turns so far: (seat, cards)
+    picks: tuple[tuple[int, str, str], ...]  # `apprentice`: (seat, animal picked, animals still to move)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -66,7 +68,8 @@ def view(state: State, viewer: Viewer) -> View:
         for s, name in enumerate(state.seats))
     return View(viewer, state.ruleset, state.mode, state.round, state.turn, state.first, state.betting,
                 state.streams, state.turbo, state.pawns, state.podium, state.table, tuple(counts(state.discard)),
-                len(state.deck), players, state.over, state.winners, state.last_bets, state.last_scores)
+                len(state.deck), players, state.over, state.winners, state.last_bets, state.last_scores,
+                state.plays, state.picks)
 
 
 def redact(event: Event, viewer: Viewer) -> Event:
