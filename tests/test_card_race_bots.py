@@ -95,7 +95,10 @@ def record_position() -> State:
     """Ann backs the hare. Bob picked the wolf while the hare still had to move; Cyd played two
     single cards, the last a wolf; Dot once played two tortoises."""
     state = replace(apprentice_race(), starts=(("H",), ("W",), ("F",), ("T",)))
-    return replace(state, plays=((1, "T"), (2, "T"), (3, "TT"), (1, "H"), (2, "W")),
+    deck = list(state.deck)
+    for card in "TTTHL":  # the discard pile, out of the deck
+        deck.remove(card)
+    return replace(state, deck=tuple(deck), discard=("H", "L", "T", "T", "T"), plays=((1, "T"), (2, "T"), (3, "TT"), (1, "H"), (2, "W")),
                    picks=((1, "W", "HWF"), (2, "H", "HF"), (3, "F", "F")))
 
 
@@ -119,3 +122,6 @@ def test_the_strong_player_reads_the_bets_and_hands_the_record_shows() -> None:
         race = draw_race(view, 0, hidden, [HARE], random.Random(seed))  # noqa: S311 - a test's draws
         assert race.hands[2][HARE] + race.hands[2][TORTOISE] <= 1  # only the card she drew since
         assert race.kinds[1:] == [0, 0, 1]
+        # the discard pile is public: it makes the next deck when this one runs out
+        assert sorted(race.discard) == [HARE, TORTOISE, TORTOISE, TORTOISE, LAMB]
+        assert len(race.deck) == len(record_position().deck)

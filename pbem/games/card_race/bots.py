@@ -61,7 +61,7 @@ ROLLOUTS = 24
 #: races played out for each `apprentice` plan, and the lead in share of the races won that a
 #: plan needs over the first (`apprentice_plan`) to replace it
 APPRENTICE_ROLLOUTS = 200
-CHALLENGE = 0.03
+CHALLENGE = 0.015
 #: card indices in the simulation: the five animals, then the howl card (a wolf card)
 HOWL_CARD = 5
 _INDEX = {"H": 0, "T": 1, "W": 2, "F": 3, "L": 4, "X": HOWL_CARD}
@@ -467,7 +467,21 @@ def draw_race(view: View, me: int, hidden: Unseen, my_bets: list[int], rng: rand
                 seat_bets.append(_animal(pool.pop()))
         bets.append(seat_bets)
     kinds = [rng.random() < PUSHERS if known is None else known for known in hidden.pushers]
-    return Race(view, hands, bets, pool, [], [int(k) for k in kinds], rng)
+    return Race(view, hands, bets, pool, discarded(view, me, hidden), [int(k) for k in kinds], rng)
+
+
+def discarded(view: View, me: int, hidden: Unseen) -> list[int]:
+    """The discard pile as it stands (public by animal), to be shuffled into the next deck when
+    the deck runs out: its howl cards are those neither unseen nor in view."""
+    mine = view.players[me]
+    seen = (*(mine.hand or ()), *((mine.bet,) if mine.bet else ()), *view.table)
+    howls = DECKS[view.ruleset].get("X", 0) - hidden.pool.count(HOWL_CARD) - seen.count("X")
+    pile = [a for a in range(5) for _ in range(view.discard[a])]
+    for _ in range(max(0, howls)):
+        if WOLF in pile:
+            pile.remove(WOLF)
+            pile.append(HOWL_CARD)
+    return pile
 
 
 def _take(pool: list[int], k: int, cards: frozenset[int]) -> list[int]:
