@@ -72,7 +72,7 @@ MAX_TABLE, MAX_ANIMAL = 8, 4
 PACE = (3, 4, 2, 1, 0)
 #: the share of the other players the simulation lets push their own bets (the rest play the
 #: default), for a player not yet seen playing twice
-PUSHERS = 0.5
+PUSHERS = 0.25
 #: how much less likely a deal of the starting bets becomes for each pick of the race that it
 #: does not explain
 MISFIT = 0.05
