@@ -93,12 +93,13 @@ def test_a_cycle_keeps_its_card_turns_and_picks_on_the_public_record() -> None:
 
 def record_position() -> State:
     """Ann backs the hare. Bob picked the wolf while the hare still had to move; Cyd played two
-    single cards, the last a wolf; Dot once played two tortoises."""
+    single cards, the last a wolf; Dot once played two tortoises. Five cards lie on the discard pile."""
     state = replace(apprentice_race(), starts=(("H",), ("W",), ("F",), ("T",)))
     deck = list(state.deck)
     for card in "TTTHL":  # the discard pile, out of the deck
         deck.remove(card)
-    return replace(state, deck=tuple(deck), discard=("H", "L", "T", "T", "T"), plays=((1, "T"), (2, "T"), (3, "TT"), (1, "H"), (2, "W")),
+    return replace(state, deck=tuple(deck), discard=("H", "L", "T", "T", "T"),
+                   plays=((1, "T"), (2, "T"), (3, "TT"), (1, "H"), (2, "W")),
                    picks=((1, "W", "HWF"), (2, "H", "HF"), (3, "F", "F")))
 
 
