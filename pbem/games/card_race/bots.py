@@ -17,8 +17,8 @@ those draws. A player picks her own animal whenever it has to move, so a deal of
 bets that a pick does not explain is far less likely. A player who plays one card at a time is
 taken to play the default, so the cards she kept since her last card turn hold none of the
 animals the default play would have taken first. A player seen playing several cards at once
-pushes her bets. Against players who send no orders these clues are worth some 4 points of
-win share in `apprentice` (400 races).
+pushes her bets. Against players who send no orders the record lifted the win share in
+`apprentice` from 46.8% to 50.7% over the benchmark's 400 races (docs/development.md).
 
 In `apprentice` (one bet each, the first animal over the line ends the race) it starts from one
 plan: push its own animal, landing it on its turbo token when it can, and otherwise give single
