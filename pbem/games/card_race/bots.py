@@ -168,10 +168,7 @@ class Race:
         before the last resort."""
         plan: list[PlayT] = []
         for a in mine:
-            gap = TURBO_TILES[self.turbo.index(a)] - self.pawns[a] if a in self.turbo else 0
-            if gap > 0 and self.pawns[a] + 4 <= TILES:
-                plan += [(gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4]
-            plan += [(k, a, 0, -1) for k in (4, 3, 2, 1)]
+            plan += [*_onto_turbo(self.pawns[a], self.turbo, a), *((k, a, 0, -1) for k in (4, 3, 2, 1))]
         rest = sorted((a for a in range(5) if a not in mine), key=lambda a: (self.pawns[a] + PACE[a], a))
         late = []
         for a in rest:
@@ -548,12 +545,21 @@ def _push(view: View, a: int) -> tuple[PlayT, ...]:
     if a == HARE and view.ruleset != APPRENTICE:
         return ((1, HARE, 0, -1),)  # it moves 2 with 1 to 3 cards, and naps in front with 4
     most = tuple((k, a, 0, -1) for k in (4, 3, 2, 1))
-    if view.ruleset != APPRENTICE or a not in view.turbo:
+    if view.ruleset != APPRENTICE:
         return most
-    gap = TURBO_TILES[view.turbo.index(a)] - view.pawns[a]
-    if gap <= 0 or view.pawns[a] + 4 > TILES:
-        return most
-    return (*((gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4), *most)
+    return (*_onto_turbo(view.pawns[a], view.turbo, a), *most)
+
+
+def _onto_turbo(pos: int, turbo: Sequence[int], a: int) -> tuple[PlayT, ...]:
+    """`apprentice`: for each count of `a`'s cards the table may hold, the cards that end its move
+    on its own turbo token ahead (2 steps more); none when the token is behind it or it stands
+    within 4 of the line."""
+    if a not in turbo:
+        return ()
+    gap = TURBO_TILES[turbo.index(a)] - pos
+    if gap <= 0 or pos + 4 > TILES:
+        return ()
+    return tuple((gap - t, a, 0, t) for t in range(4) if 1 <= gap - t <= 4)
 
 
 def plans(view: View, me: int, hand: list[int], placed: set[int], backed: list[int]) -> list[Plan]:
@@ -634,18 +640,14 @@ def _filler(view: View, hand: list[int], placed: set[int], mine: set[int]) -> tu
     # card that would carry a rival over the line (the first over ends the race) waits for
     # the last resort
     order += sorted(rest, key=lambda a: (view.pawns[a] + PACE[a], a))
-    safe = [(a, _safe_count(view, a)) for a in order]
+    safe = [(a, _safe(view.pawns[a], view.turbo, a)) for a in order]
     return (*((1, a, 0, -1 if t >= MAX_ANIMAL - 1 else at_most(t)) for a, t in safe if t >= 0),
             *((1, a, 0, -1) for a, t in safe if t < MAX_ANIMAL - 1))
 
 
-def _safe_count(view: View, a: int) -> int:
-    """The most cards of `a` the table may hold for one more of them not to carry it over the
-    finish line (`apprentice`: its own turbo token counts); -1 when even a lone card does."""
-    return _safe(view.pawns[a], view.turbo, a)
-
-
 def _safe(pos: int, turbo: Sequence[int], a: int) -> int:
+    """The most cards of `a` (at `pos`) the table may hold for one more of them not to carry it
+    over the finish line (`apprentice`: its own turbo token counts); -1 when even a lone card does."""
     safe = -1
     for t in range(MAX_ANIMAL):
         if _landing(pos, turbo, a, t + 1) > TILES:

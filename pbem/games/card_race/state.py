@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
 
@@ -51,8 +51,8 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         values: dict[str, Any] = {}
         for f in fields(cls):
-            if f.name not in data and f.name in ("plays", "picks"):
-                continue  # stored before the race's record was kept
+            if f.name not in data and f.default is not MISSING:
+                continue  # a field added after the game was stored reads as its default
             v = data[f.name]
             if f.name == "podium":
                 v = tuple((int(a), int(p)) for a, p in v)
